@@ -1,0 +1,5 @@
+//! quartet: four board-game engines behind GTP-style protocols.
+pub mod color;
+pub mod go;
+pub mod protocol;
+pub mod search;

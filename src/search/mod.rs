@@ -1,0 +1,1 @@
+//! Search machinery shared by the games: time management and stop tokens.
