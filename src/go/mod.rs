@@ -1,1 +1,3 @@
 //! Go: rules, scoring, SGF, Monte-Carlo tree search and the GTP front end.
+pub mod board;
+pub mod game;
