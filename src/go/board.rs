@@ -162,7 +162,6 @@ impl Board {
     }
 
     #[inline]
-    #[inline]
     pub fn is_empty(&self, p: Point) -> bool {
         self.cells[p] == EMPTY
     }
