@@ -76,6 +76,7 @@ pub struct Board {
     hash: u64,
     to_move: Color,
     captures: [u32; 2],
+    stone_count: [u16; 2],
     last_move: Option<Move>,
     last2_move: Option<Move>,
     /// Scratch marks for liberty recounts; a generation counter avoids clearing.
@@ -104,6 +105,7 @@ impl Board {
             hash: 0,
             to_move: Color::Black,
             captures: [0; 2],
+            stone_count: [0; 2],
             last_move: None,
             last2_move: None,
             mark: [0; MAX_POINTS],
@@ -257,6 +259,27 @@ impl Board {
         self.first_lib(p)
     }
 
+    /// A liberty of the string through `s` other than `p`, if any.
+    pub fn lib_other_than(&self, s: Point, p: Point) -> Option<Point> {
+        let mut q = s;
+        loop {
+            for n in self.neighbors(q) {
+                if n != p && self.cells[n] == EMPTY {
+                    return Some(n);
+                }
+            }
+            q = self.next[q] as usize;
+            if q == s {
+                return None;
+            }
+        }
+    }
+
+    /// Stones of `c` on the board.
+    pub fn stone_count(&self, c: Color) -> usize {
+        self.stone_count[c.index()] as usize
+    }
+
     fn first_lib(&self, p: Point) -> Option<Point> {
         let mut q = p;
         loop {
@@ -400,6 +423,7 @@ impl Board {
         self.head[p] = p as u16;
         self.next[p] = p as u16;
         self.stones[p] = 1;
+        self.stone_count[c.index()] += 1;
         self.hash ^= ZOBRIST[c.index()][p];
 
         // Every distinct enemy string next to p loses the liberty p.
@@ -428,19 +452,50 @@ impl Board {
         }
         self.captures[c.index()] += captured as u32;
 
-        let mut merged = false;
+        // Friendly strings around p: the common single-string case is updated in place
+        // (p stops being a liberty, p's empty neighbours not yet touching the string become
+        // ones); joining two or more strings recounts.
+        let mut friend = 0usize;
+        let mut several = false;
         for n in nbrs {
-            if self.cells[n] == own && self.head[n] != self.head[p] {
-                self.merge(p, n);
-                merged = true;
+            if self.cells[n] == own {
+                let h = self.head[n] as usize;
+                if friend == 0 {
+                    friend = h;
+                } else if h != friend {
+                    several = true;
+                }
             }
         }
-        let h = self.head[p] as usize;
-        if merged {
-            self.libs[h] = self.count_libs(h);
+        let h = if friend == 0 {
+            self.libs[p] = nbrs.iter().filter(|&&n| self.cells[n] == EMPTY).count() as u16;
+            p
+        } else if !several {
+            let mut libs = self.libs[friend] - 1;
+            for n in nbrs {
+                if self.cells[n] == EMPTY
+                    && !self
+                        .neighbors(n)
+                        .iter()
+                        .any(|&m| m != p && self.cells[m] == own && self.head[m] as usize == friend)
+                {
+                    libs += 1;
+                }
+            }
+            self.merge(friend, p);
+            let h = self.head[p] as usize;
+            self.libs[h] = libs;
+            h
         } else {
-            self.libs[h] = nbrs.iter().filter(|&&n| self.cells[n] == EMPTY).count() as u16;
-        }
+            for n in nbrs {
+                if self.cells[n] == own && self.head[n] != self.head[p] {
+                    self.merge(p, n);
+                }
+            }
+            let h = self.head[p] as usize;
+            self.libs[h] = self.count_libs(h);
+            h
+        };
         self.ko = if captured == 1 && self.stones[h] == 1 && self.libs[h] == 1 {
             self.ko_color = c.opponent();
             ko_candidate
@@ -492,6 +547,7 @@ impl Board {
         loop {
             let nx = self.next[q] as usize;
             self.cells[q] = EMPTY;
+            self.stone_count[victim.index()] -= 1;
             self.hash ^= ZOBRIST[victim.index()][q];
             self.add_empty(q);
             let nbrs = self.neighbors(q);
@@ -646,6 +702,7 @@ impl Board {
             self.head[p] = p as u16;
             self.next[p] = p as u16;
             self.stones[p] = 1;
+            self.stone_count[c.index()] += 1;
             self.hash ^= ZOBRIST[c.index()][p];
             for n in self.neighbors(p) {
                 if self.cells[n] == cell(c) && self.head[n] != self.head[p] {
@@ -680,5 +737,80 @@ impl Board {
             s.push('\n');
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Liberties of the string at `p` found by a flood fill that shares nothing with the
+    /// incremental bookkeeping.
+    fn flood_libs(b: &Board, p: Point) -> usize {
+        let c = b.stone(p).unwrap();
+        let mut seen = vec![false; MAX_POINTS];
+        let mut libs = vec![false; MAX_POINTS];
+        let mut stack = vec![p];
+        seen[p] = true;
+        while let Some(q) = stack.pop() {
+            for n in b.neighbors(q) {
+                if b.stone(n) == Some(c) && !seen[n] {
+                    seen[n] = true;
+                    stack.push(n);
+                } else if b.is_empty(n) {
+                    libs[n] = true;
+                }
+            }
+        }
+        libs.iter().filter(|&&x| x).count()
+    }
+
+    #[test]
+    fn incremental_state_matches_recomputation_in_random_games() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        for size in [2, 3, 5, 9, 13, 19] {
+            for _game in 0..8 {
+                let mut b = Board::new(size);
+                for _ in 0..size * size * 3 {
+                    let c = b.to_move();
+                    let legal: Vec<Point> = b
+                        .empty_points()
+                        .iter()
+                        .map(|&p| p as usize)
+                        .filter(|&p| b.is_legal(c, p))
+                        .collect();
+                    let mv = if legal.is_empty() || rng.gen_bool(0.02) {
+                        Move::Pass
+                    } else {
+                        Move::Play(legal[rng.gen_range(0..legal.len())])
+                    };
+                    assert!(b.play(c, mv));
+                    let mut hash = 0;
+                    let mut empties = 0;
+                    for p in b.points() {
+                        match b.stone(p) {
+                            Some(s) => {
+                                hash ^= ZOBRIST[s.index()][p];
+                                assert_eq!(b.libs(p), flood_libs(&b, p), "size {size}");
+                                assert!(b.libs(p) > 0);
+                            }
+                            None => {
+                                empties += 1;
+                                assert!(b.empty_points().contains(&(p as u16)));
+                            }
+                        }
+                    }
+                    assert_eq!(hash, b.hash());
+                    assert_eq!(empties, b.empty_points().len());
+                    let stones = size * size - empties;
+                    assert_eq!(
+                        stones,
+                        b.stone_count(Color::Black) + b.stone_count(Color::White)
+                    );
+                }
+            }
+        }
     }
 }

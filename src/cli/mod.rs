@@ -1,0 +1,2 @@
+//! The command line: one small module per subcommand.
+pub mod bench;
