@@ -358,10 +358,28 @@ impl Tree {
         let first = self.nodes.len();
         let last = board.last_move();
         let mut near_captures = [0usize; 16];
-        let n_near = match last {
+        let mut n_near = match last {
             Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures),
             _ => 0,
         };
+        // Ataris anywhere on the board: capturing, or saving a string that can run.
+        for p in board.points() {
+            if n_near == near_captures.len() {
+                break;
+            }
+            if board.stone(p).is_none() || board.string_head(p) != p {
+                continue;
+            }
+            if let Some(lib) = board.atari_lib(p) {
+                let own = board.stone(p) == Some(c);
+                if (!own || !playout::is_self_atari(board, c, lib))
+                    && !near_captures[..n_near].contains(&lib)
+                {
+                    near_captures[n_near] = lib;
+                    n_near += 1;
+                }
+            }
+        }
         for &p in board.empty_points() {
             let p = p as usize;
             if !board.is_legal(c, p) || board.is_eye(c, p) {
