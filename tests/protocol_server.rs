@@ -135,16 +135,16 @@ async fn a_panicking_handler_is_answered_and_the_server_goes_on() {
 #[tokio::test]
 async fn over_long_lines_are_drained_and_answered() {
     let mut input = b"21 echo ".to_vec();
-    input.extend(std::iter::repeat(b'x').take(3 << 20));
+    input.extend(std::iter::repeat_n(b'x', 3 << 20));
     input.extend_from_slice(b"\n22 echo ok\n");
     // An over-long last line without LF.
-    input.extend(std::iter::repeat(b'y').take((1 << 20) + 1));
+    input.extend(std::iter::repeat_n(b'y', (1 << 20) + 1));
     let (_, out) = transcript(input).await;
     assert_eq!(out, "?21 line too long\n\n=22 ok\n\n? line too long\n\n");
 
     // Exactly at the cap is accepted.
     let mut input = b"echo ".to_vec();
-    input.extend(std::iter::repeat(b'z').take((1 << 20) - 5));
+    input.extend(std::iter::repeat_n(b'z', (1 << 20) - 5));
     input.push(b'\n');
     let (_, out) = transcript(input).await;
     assert_eq!(out.len(), 2 + (1 << 20) - 5 + 2);
