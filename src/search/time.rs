@@ -513,6 +513,10 @@ mod tests {
         tm.spent(Color::Black, Duration::from_secs(7));
         // In overtime: a whole period per move, 10 - 0.5 - 0.1 = 9.4 s.
         assert_eq!(tm.budget(Color::Black, 50), (ms(9_400), ms(9_400)));
+        // A 25 s overrun inside overtime costs two of the three periods, not the game.
+        tm.spent(Color::Black, Duration::from_secs(25));
+        assert_eq!(tm.clocks[Color::Black.index()].count, 1);
+        assert_eq!(tm.budget(Color::Black, 50), (ms(9_400), ms(9_400)));
         // KGS: 10 s left in the current period, 5 periods.
         tm.time_left(&s(&["w", "10", "5"])).unwrap();
         assert_eq!(tm.budget(Color::White, 50), (ms(9_400), ms(9_400)));

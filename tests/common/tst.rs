@@ -280,7 +280,10 @@ pub fn run_tst(
 pub fn run_tst_file(path: &Path, program: &Path, args: &[&str]) -> TstOutcome {
     let name = path.display().to_string();
     match std::fs::read_to_string(path) {
-        Ok(text) => run_tst(&name, &text, program, args, path.parent()),
+        Ok(text) => {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+            run_tst(&name, &text, program, args, dir)
+        }
         Err(e) => TstOutcome {
             failures: vec![format!("{name}: {e}")],
             ..TstOutcome::default()
