@@ -2,5 +2,6 @@
 pub mod cli;
 pub mod color;
 pub mod go;
+pub mod logging;
 pub mod protocol;
 pub mod search;
