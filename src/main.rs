@@ -14,6 +14,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Go engine speaking GTP version 2 on stdin/stdout.
+    Go(cli::go::GoArgs),
     /// Speed benchmarks.
     Bench(cli::bench::BenchArgs),
 }
@@ -21,6 +23,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Go(a) => cli::go::run(a),
         Command::Bench(a) => cli::bench::run(a),
     };
     if let Err(e) = result {

@@ -2,6 +2,7 @@
 pub mod bench;
 pub mod board;
 pub mod game;
+pub mod gtp;
 pub mod handicap;
 pub mod mcts;
 pub mod patterns;
