@@ -90,14 +90,12 @@ impl GoEngine {
         match report.decision {
             Decision::Resign => Ok("resign".to_string()),
             Decision::Play(m) => {
-                if commit {
-                    if self.game.play(color, m).is_err() {
-                        // The tree excludes superko repeats, so this is a bug: pass instead
-                        // of answering an illegal move.
-                        tracing::error!("search chose an illegal move; passing");
-                        self.game.play(color, Move::Pass).ok();
-                        return Ok("pass".to_string());
-                    }
+                if commit && self.game.play(color, m).is_err() {
+                    // The tree excludes superko repeats, so this is a bug: pass instead
+                    // of answering an illegal move.
+                    tracing::error!("search chose an illegal move; passing");
+                    self.game.play(color, Move::Pass).ok();
+                    return Ok("pass".to_string());
                 }
                 Ok(self.format_move(m))
             }
