@@ -17,7 +17,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Commands {
     /// Play two engines against each other and print a results table.
-    Match(cli::match_cmd::MatchArgs),
+    Match(Box<cli::match_cmd::MatchArgs>),
     /// A deliberately simple (or broken) GTP engine for testing the referee.
     #[command(hide = true)]
     FakeGtp(cli::fake_gtp::FakeGtpArgs),
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         )
         .init();
     match Cli::parse().command {
-        Commands::Match(args) => cli::match_cmd::run(args),
+        Commands::Match(args) => cli::match_cmd::run(*args),
         Commands::FakeGtp(args) => cli::fake_gtp::run(args),
     }
 }

@@ -86,7 +86,7 @@ fn seconds(what: &str, secs: f64) -> Result<Duration, String> {
 fn limit(what: &str, secs: Option<f64>) -> Result<Option<Duration>, String> {
     match secs {
         None => Ok(None),
-        Some(s) if s == 0.0 => Ok(None),
+        Some(0.0) => Ok(None),
         Some(s) => seconds(what, s).map(Some),
     }
 }

@@ -207,11 +207,15 @@ impl GtpClient {
         !matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Sends `quit`, closes stdin, waits up to `grace` for the exit, then kills.
+    /// Sends `quit`, closes stdin, waits up to `grace` for the exit, then kills. An engine
+    /// that is out of step (it timed out or babbled) is killed at once: it is still busy
+    /// with an old command and would only waste the grace period.
     pub async fn shutdown(mut self, grace: Duration) {
-        if self.usable {
-            let _ = self.send("quit", grace).await;
+        if !self.usable {
+            let _ = self.child.kill().await;
+            return;
         }
+        let _ = self.send("quit", grace).await;
         drop(self.stdin.take());
         if tokio::time::timeout(grace, self.child.wait())
             .await

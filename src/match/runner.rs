@@ -81,7 +81,11 @@ async fn run_one<G: RefereeGame>(
     date: Arc<String>,
 ) -> Result<GameReport, String> {
     let start = Instant::now();
-    let (black, white) = if index.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+    let (black, white) = if index.is_multiple_of(2) {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
     let spawn = |i: usize| {
         GtpClient::spawn(&cfg.engines[i].command, &cfg.stderr)
             .map_err(|e| format!("{}: {e}", cfg.engines[i].name))
