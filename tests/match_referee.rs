@@ -5,7 +5,7 @@ use quartet::go::board::Move;
 use quartet::go::game::Game;
 use quartet::go::sgf::parse_sgf;
 use quartet::matches::go_referee::GoReferee;
-use quartet::matches::gtp_client::{GtpClient, StderrTarget};
+use quartet::matches::gtp_client::{ClientError, GtpClient, StderrTarget};
 use quartet::matches::referee::{play_game, EndReason, Outcome, RefereeGame, RefereeOptions};
 use quartet::matches::runner::{run_go_match, EngineSpec, MatchConfig};
 use std::path::{Path, PathBuf};
@@ -215,4 +215,31 @@ fn gnugo_against_gnugo_through_the_cli() {
         replay(&rec.moves, 5);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn client_errors_and_timeouts() {
+    let t = Duration::from_secs(5);
+    let mut c = GtpClient::spawn(&fake("slow", 1), &StderrTarget::Null).unwrap();
+    assert_eq!(c.send("name", t).await, Ok("fake-gtp".into()));
+    assert_eq!(
+        c.send("frobnicate", t).await,
+        Err(ClientError::Failure("unknown command".into()))
+    );
+    // A newline inside a command must not turn it into two commands: one answer only
+    // (the fake knows no two-argument boardsize), and the next answer is in step.
+    assert_eq!(
+        c.send("boardsize 5\nname", t).await,
+        Err(ClientError::Failure("unknown command".into()))
+    );
+    assert_eq!(c.send("boardsize 5", t).await, Ok(String::new()));
+    let short = Duration::from_millis(200);
+    assert_eq!(c.send("genmove b", short).await, Err(ClientError::Timeout));
+    assert_eq!(c.send("name", t).await, Err(ClientError::Unusable));
+    c.shutdown(t).await;
+
+    let mut d = GtpClient::spawn(&fake("die", 1), &StderrTarget::Null).unwrap();
+    assert_eq!(d.send("genmove b", t).await, Err(ClientError::Died));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(d.has_exited());
 }

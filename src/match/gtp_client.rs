@@ -136,7 +136,8 @@ pub struct GtpClient {
 
 impl GtpClient {
     /// Starts `command_line` (split by [`split_command_line`]). The child is killed if the
-    /// client is dropped without [`GtpClient::shutdown`].
+    /// client is dropped without [`GtpClient::shutdown`]. Must be called inside a tokio
+    /// runtime (the child's pipes register with its reactor); does not block.
     pub fn spawn(command_line: &str, stderr: &StderrTarget) -> Result<GtpClient, ClientError> {
         let words = split_command_line(command_line)?;
         let err = match stderr {
@@ -193,7 +194,13 @@ impl GtpClient {
 
     async fn exchange(&mut self, command: &str) -> Result<String, ClientError> {
         let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
-        let line = format!("{}\n", command.trim_end());
+        // One command, one line: an embedded newline would desync every later answer.
+        let line: String = command
+            .trim_end()
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .chain(std::iter::once('\n'))
+            .collect();
         stdin
             .write_all(line.as_bytes())
             .await
