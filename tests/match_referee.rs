@@ -121,6 +121,21 @@ async fn two_random_engines_finish_and_the_record_replays() {
     assert_eq!(replay(&rec.moves, 5).area_score(), own);
 }
 
+/// When the engines' `final_score` answers differ, our own area scoring decides.
+#[tokio::test]
+async fn disagreeing_scores_fall_back_to_ours() {
+    let (o, referee) = game(&fake("random", 7), &fake("liar", 8), None).await;
+    let own = referee.own_score();
+    assert_eq!(
+        o.reason,
+        EndReason::Score {
+            margin: own,
+            agreed: false
+        }
+    );
+    assert_ne!(own, -100.0);
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("quartet-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

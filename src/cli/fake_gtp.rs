@@ -27,6 +27,8 @@ pub enum Mode {
     Die,
     /// Resigns at its first genmove.
     Resign,
+    /// Like random, but claims `W+100.0` in `final_score`.
+    Liar,
 }
 
 #[derive(Args, Debug)]
@@ -136,6 +138,7 @@ impl Fake {
                 let color: Color = c.parse().map_err(|_| "syntax error".to_string())?;
                 self.genmove(color)
             }
+            ("final_score", _) if self.args.mode == Mode::Liar => Ok("W+100.0".into()),
             ("final_score", _) => {
                 let s = self.game.area_score();
                 Ok(if s > 0.0 {

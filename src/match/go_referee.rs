@@ -186,6 +186,31 @@ mod tests {
         assert_eq!(r.own_score(), 17.5);
     }
 
+    /// The referee relays GTP vertices to our rules: an immediate ko recapture is refused.
+    #[test]
+    fn ko_recapture_is_illegal() {
+        let mut r = GoReferee::new(5, 7.5).unwrap();
+        let moves = ["a2", "c3", "b3", "d2", "b1", "c1", "e5", "b2", "c2"];
+        for (i, v) in moves.iter().enumerate() {
+            let color = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let Ok(EngineMove::Move(mv)) = r.parse_move(color, v) else {
+                panic!("{v} parses")
+            };
+            r.play(color, mv).unwrap_or_else(|e| panic!("{v}: {e}"));
+        }
+        // c2 captured the white stone on b2; taking back at once repeats the position.
+        let Ok(EngineMove::Move(b2)) = r.parse_move(Color::White, "b2") else {
+            panic!()
+        };
+        assert_eq!(r.play(Color::White, b2), Err("illegal move".to_string()));
+        let b2_point = r.game().board().point(1, 1);
+        assert_eq!(r.game().board().stone(b2_point), None);
+    }
+
     #[test]
     fn move_cap_ends_the_game() {
         let mut r = GoReferee::new(5, 7.5).unwrap().with_max_moves(2);
