@@ -13,6 +13,11 @@
 # GNU Go gets no time limit (its level sets its strength; it takes 0.3-7 s a move), only the
 # referee's hang guard; quartet gets `time_settings 0 1 1` and loses a move later than
 # 1 s + 0.5 s margin. SGF records land in SGF_DIR (not committed).
+# --capture-all-dead: GNU Go otherwise passes with dead enemy stones still on the board. When
+# the two final_score answers then disagree, the referee's Tromp-Taylor count treats those
+# stones as alive and can hand GNU Go a loss it did not deserve (seen in a test: random
+# moves "beat" GNU Go level 1 that way). Under area rules capturing them costs GNU Go nothing,
+# so the option only removes that scoring ambiguity; it does not change GNU Go's strength.
 set -eu
 if [ $# -lt 1 ]; then
     echo "usage: $0 SGF_DIR [GAMES]" >&2
@@ -27,7 +32,7 @@ GNUGO=${GNUGO:-/usr/games/gnugo}
 [ -x "$GNUGO" ] || { echo "$GNUGO missing: apt-get install -y gnugo" >&2; exit 2; }
 exec "$QUARTET" match go \
     --black "$QUARTET go --threads 1" --black-name quartet \
-    --white "$GNUGO --mode gtp --level 10 --chinese-rules" --white-name gnugo-10 \
+    --white "$GNUGO --mode gtp --level 10 --chinese-rules --capture-all-dead" --white-name gnugo-10 \
     --games "$GAMES" --boardsize 9 --komi 7.5 \
     --time-per-move-1 1 --time-margin 0.5 --hang-timeout 60 \
     --concurrency 2 --sgf-dir "$SGF_DIR"
