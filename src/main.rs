@@ -1,21 +1,21 @@
-mod cli;
-
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
+use quartet::cli;
 
-#[derive(Parser)]
+#[derive(Parser, Debug)]
 #[command(
     name = "quartet",
     version,
-    about = "Four board-game engines behind GTP-style protocols"
+    about = "Go, Othello, Gomoku and Dots-and-Boxes engines"
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Commands,
+    command: Command,
 }
 
-#[derive(Subcommand)]
-enum Commands {
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speed benchmarks.
+    Bench(cli::bench::BenchArgs),
     /// Play two engines against each other and print a results table.
     Match(Box<cli::match_cmd::MatchArgs>),
     /// A deliberately simple (or broken) GTP engine for testing the referee.
@@ -23,16 +23,15 @@ enum Commands {
     FakeGtp(cli::fake_gtp::FakeGtpArgs),
 }
 
-fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .init();
-    match Cli::parse().command {
-        Commands::Match(args) => cli::match_cmd::run(*args),
-        Commands::FakeGtp(args) => cli::fake_gtp::run(args),
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Bench(a) => cli::bench::run(a),
+        Command::Match(a) => cli::match_cmd::run(*a),
+        Command::FakeGtp(a) => cli::fake_gtp::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("quartet: {e}");
+        std::process::exit(2);
     }
 }

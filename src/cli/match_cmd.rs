@@ -1,11 +1,10 @@
 //! `quartet match go ...`: argument parsing and printing around `quartet::matches::runner`.
 //! Progress goes to stderr (one line per finished game), the results table to stdout.
+use crate::matches::gtp_client::StderrTarget;
+use crate::matches::referee::EndReason;
+use crate::matches::runner::{run_go_match, EngineSpec, GameReport, MatchConfig};
 use clap::{Args, Subcommand};
-use quartet::matches::gtp_client::StderrTarget;
-use quartet::matches::referee::EndReason;
-use quartet::matches::runner::{run_go_match, EngineSpec, GameReport, MatchConfig};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -67,15 +66,12 @@ struct GoMatchArgs {
     engine_stderr: Option<PathBuf>,
 }
 
-pub fn run(args: MatchArgs) -> ExitCode {
+/// Runs a match; `Err` is a usage or start-up error (engines misbehaving during games are
+/// results, not errors).
+pub fn run(args: MatchArgs) -> Result<(), String> {
+    crate::logging::init_logging(None);
     let MatchGame::Go(args) = args.game;
-    match run_go(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("quartet match: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    run_go(args).map_err(|e| format!("match: {e}"))
 }
 
 fn seconds(what: &str, secs: f64) -> Result<Duration, String> {
@@ -164,7 +160,7 @@ fn run_go(a: GoMatchArgs) -> Result<(), String> {
                 points[1] += 0.5;
             }
             Some(c) => {
-                let winner = if c == quartet::color::Color::Black {
+                let winner = if c == crate::color::Color::Black {
                     r.black
                 } else {
                     r.white

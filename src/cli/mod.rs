@@ -1,3 +1,4 @@
-//! Subcommands of the `quartet` binary, one file each.
+//! The command line: one small module per subcommand.
+pub mod bench;
 pub mod fake_gtp;
 pub mod match_cmd;
