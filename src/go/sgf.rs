@@ -6,7 +6,7 @@
 //! property names, variations, `tt` as pass) but never guesses a position: anything it cannot
 //! place on the board is a typed [`SgfError`], and no input can make it panic.
 use crate::color::Color;
-use crate::go::board::Move;
+use crate::go::board::{valid_size, Move, Point};
 use crate::go::game::Game;
 use std::fmt;
 
@@ -77,6 +77,43 @@ impl SgfGame {
             })
             .collect();
         rec
+    }
+
+    /// Replays the record into a [`Game`] (what GTP `loadsgf file [n]` needs): setup stones,
+    /// then the moves before move number `until` (1-based; `None` plays them all). Black-only
+    /// setup with `HA` becomes handicap (White to move). Errors: a size our rules do not play,
+    /// overlapping setup, or an illegal move (its 1-based number).
+    pub fn to_game(&self, until: Option<usize>) -> Result<Game, SgfError> {
+        if !valid_size(self.size) || !self.komi.is_finite() {
+            return Err(SgfError::Unsupported(format!("board size {}", self.size)));
+        }
+        let mut game = Game::new(self.size, self.komi);
+        let board = game.board().clone();
+        let setup: Vec<(Color, Point)> = self
+            .setup
+            .iter()
+            .map(|&(c, (col, row))| (c, board.point(col, row)))
+            .collect();
+        let all_black = setup.iter().all(|&(c, _)| c == Color::Black);
+        let placed = if !setup.is_empty() && all_black && self.handicap > 0 {
+            let points: Vec<Point> = setup.iter().map(|&(_, p)| p).collect();
+            game.set_handicap(&points)
+        } else if !setup.is_empty() {
+            game.add_setup(&setup)
+        } else {
+            Ok(())
+        };
+        placed.map_err(|_| SgfError::Unsupported("overlapping setup stones".into()))?;
+        let count = until.map_or(self.moves.len(), |n| n.saturating_sub(1));
+        for (i, &(color, mv)) in self.moves.iter().take(count).enumerate() {
+            let mv = match mv {
+                None => Move::Pass,
+                Some((col, row)) => Move::Play(board.point(col, row)),
+            };
+            game.play(color, mv)
+                .map_err(|_| SgfError::IllegalMove { number: i + 1 })?;
+        }
+        Ok(game)
     }
 
     /// The FF[4] text: root properties on the first line, handicap setup on the second,
@@ -170,6 +207,8 @@ pub enum SgfError {
     BadValue { property: String, value: String },
     /// Valid SGF this reader does not handle (`GM[2]`, rectangular boards, setup after moves).
     Unsupported(String),
+    /// Replaying the record hit an illegal move (1-based move number).
+    IllegalMove { number: usize },
 }
 
 impl fmt::Display for SgfError {
@@ -184,6 +223,7 @@ impl fmt::Display for SgfError {
                 write!(f, "bad SGF value {property}[{value}]")
             }
             SgfError::Unsupported(what) => write!(f, "unsupported SGF: {what}"),
+            SgfError::IllegalMove { number } => write!(f, "illegal move number {number} in SGF"),
         }
     }
 }
@@ -608,6 +648,35 @@ mod tests {
         assert!(matches!(t("(;GM[2]SZ[8])"), SgfError::Unsupported(_)));
         assert!(matches!(t("(;SZ[9:7])"), SgfError::Unsupported(_)));
         assert!(matches!(t("(;B[aa];AB[bb])"), SgfError::Unsupported(_)));
+    }
+
+    /// loadsgf semantics: `until = n` stops before move n; handicap gives White the move.
+    #[test]
+    fn replays_into_a_game() {
+        let text = "(;SZ[9]KM[0.5]HA[2]AB[cg][gc];W[ee];B[dd];W[];B[aa])";
+        let rec = parse_sgf(text).unwrap();
+        let g = rec.to_game(None).unwrap();
+        assert_eq!(g.moves().len(), 4);
+        assert_eq!(g.handicap_stones().len(), 2);
+        assert_eq!(g.board().stone(g.board().point(2, 2)), Some(B));
+        assert_eq!(g.board().stone(g.board().point(0, 8)), Some(B));
+        let g = rec.to_game(Some(2)).unwrap();
+        assert_eq!(g.moves().len(), 1);
+        assert_eq!(g.to_move(), B);
+        let g = rec.to_game(Some(1)).unwrap();
+        assert_eq!((g.moves().len(), g.to_move()), (0, W));
+        assert_eq!(rec.to_game(Some(0)).unwrap().moves().len(), 0);
+        // Playing on an occupied point (move 2 here) is reported by number.
+        let bad = parse_sgf("(;SZ[9];B[ee];W[ee])").unwrap();
+        assert_eq!(
+            bad.to_game(None).err(),
+            Some(SgfError::IllegalMove { number: 2 })
+        );
+        let big = parse_sgf("(;SZ[25])").unwrap();
+        assert!(matches!(big.to_game(None), Err(SgfError::Unsupported(_))));
+        let mixed = parse_sgf("(;SZ[5]AB[aa]AW[bb];B[cc])").unwrap();
+        let g = mixed.to_game(None).unwrap();
+        assert_eq!(g.board().stone(g.board().point(1, 3)), Some(W));
     }
 
     /// Pseudo-random bytes drawn from SGF's own alphabet must give a value or an error.
