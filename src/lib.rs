@@ -3,5 +3,7 @@ pub mod cli;
 pub mod color;
 pub mod go;
 pub mod logging;
+#[path = "match/mod.rs"]
+pub mod matches;
 pub mod protocol;
 pub mod search;

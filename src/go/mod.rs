@@ -8,3 +8,4 @@ pub mod mcts;
 pub mod patterns;
 pub mod player;
 pub mod playout;
+pub mod sgf;
