@@ -23,6 +23,7 @@ fn options(limit: Option<f64>) -> RefereeOptions {
     let t = limit.map(Duration::from_secs_f64);
     RefereeOptions {
         time_per_move: [t, t],
+        clock: [None, None],
         margin: Duration::from_millis(100),
         command_timeout: Duration::from_secs(5),
         hang_timeout: Duration::from_secs(20),

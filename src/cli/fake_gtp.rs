@@ -124,6 +124,7 @@ impl Fake {
                 Ok(String::new())
             }
             ("time_settings", _) => Ok(String::new()),
+            ("time_left", _) => Ok(String::new()),
             ("play", [c, v]) => {
                 let color: Color = c.parse().map_err(|_| "syntax error".to_string())?;
                 let mv = match parse_vertex(v, size).map_err(|e| e.0)? {

@@ -6,6 +6,8 @@ use crate::go::board::{valid_size, Move};
 use crate::go::game::Game;
 use crate::go::sgf::SgfGame;
 use crate::protocol::coords::{format_vertex, parse_vertex};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
 
 /// One Go game being refereed.
 pub struct GoReferee {
@@ -73,6 +75,18 @@ impl RefereeGame for GoReferee {
 
     fn to_move(&self) -> Color {
         self.game.to_move()
+    }
+
+    /// A uniformly random legal point (never a pass, so openings stay short and real).
+    fn random_move(&self, rng: &mut SmallRng) -> Option<Move> {
+        let color = self.game.to_move();
+        let board = self.game.board();
+        let mut points: Vec<_> = board.points().filter(|&p| board.is_empty(p)).collect();
+        points.shuffle(rng);
+        points
+            .into_iter()
+            .map(Move::Play)
+            .find(|&mv| self.game.is_legal(color, mv))
     }
 
     fn parse_move(&self, _color: Color, answer: &str) -> Result<EngineMove<Move>, BadMove> {

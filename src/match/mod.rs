@@ -5,5 +5,7 @@ pub mod elo;
 pub mod go_referee;
 pub mod gtp_client;
 pub mod referee;
+pub mod results;
 pub mod runner;
+pub mod schedule;
 pub mod stats;

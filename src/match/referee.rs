@@ -4,8 +4,9 @@
 //! engines.
 use super::gtp_client::{ClientError, GtpClient};
 use crate::color::Color;
+use rand::rngs::SmallRng;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A genmove answer that parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,21 @@ pub trait RefereeGame: Send {
     /// The protocol command announcing a per-move time limit of `secs` seconds, if the
     /// protocol has one (GTP: `time_settings 0 secs 1`).
     fn time_command(&self, secs: u64) -> Option<String>;
+    /// The command announcing sudden death with `main_secs` seconds for the whole game
+    /// (GTP: `time_settings M 0 0`; a byo-yomi of 0 means none). Increments have no GTP
+    /// command; the referee conveys them through [`RefereeGame::time_left_command`].
+    fn sudden_death_command(&self, main_secs: u64) -> Option<String> {
+        Some(format!("time_settings {main_secs} 0 0"))
+    }
+    /// The command telling an engine its remaining time before it moves (GTP `time_left`).
+    fn time_left_command(&self, color: Color, secs: u64) -> Option<String> {
+        Some(format!("time_left {color} {secs} 0"))
+    }
+    /// A random legal move for the side to move, for generated openings; `None` when the
+    /// game cannot provide one (then only openings from files can be used).
+    fn random_move(&self, _rng: &mut SmallRng) -> Option<Self::Move> {
+        None
+    }
     /// Whose turn it is.
     fn to_move(&self) -> Color;
     /// Parses and checks the text of a `genmove` answer for `color` (not yet played).
@@ -110,11 +126,22 @@ impl Outcome {
     }
 }
 
+/// A game clock: `base` for the whole game, `increment` added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
 /// Clocks and timeouts for one game.
 #[derive(Clone, Debug)]
 pub struct RefereeOptions {
     /// Per-move limit for the Black and the White engine (`None`: no limit sent).
     pub time_per_move: [Option<Duration>; 2],
+    /// Sudden death (plus increment) for Black and White; where set it replaces the
+    /// per-move limit of that colour. Before every `genmove` the engine is told its
+    /// remaining time with `time_left`, and it loses when the clock runs out (plus margin).
+    pub clock: [Option<Clock>; 2],
     /// Allowance for process start-up and pipe latency on top of a move limit.
     pub margin: Duration,
     /// Timeout for every command other than `genmove`.
@@ -127,6 +154,7 @@ impl Default for RefereeOptions {
     fn default() -> RefereeOptions {
         RefereeOptions {
             time_per_move: [None, None],
+            clock: [None, None],
             margin: Duration::from_millis(500),
             command_timeout: Duration::from_secs(10),
             hang_timeout: Duration::from_secs(120),
@@ -160,11 +188,69 @@ pub async fn play_game<G: RefereeGame>(
     engines: [&mut GtpClient; 2],
     opts: &RefereeOptions,
 ) -> Outcome {
+    play_game_from(game, engines, opts, &[]).await
+}
+
+/// Plays the moves of an opening (protocol notation) on our board and tells both engines
+/// with `play`. An engine refusing a move of the opening loses; a move our rules refuse
+/// (an opening file not checked beforehand) is reported as an error.
+async fn play_opening<G: RefereeGame>(
+    game: &mut G,
+    engines: &mut [&mut GtpClient; 2],
+    opts: &RefereeOptions,
+    opening: &[String],
+) -> Result<Option<Outcome>, String> {
+    for text in opening {
+        let color = game.to_move();
+        let mv = match game.parse_move(color, text) {
+            Ok(EngineMove::Move(mv)) => mv,
+            _ => return Err(format!("opening move {text:?} is not a move")),
+        };
+        game.play(color, mv)
+            .map_err(|e| format!("opening move {text}: {e}"))?;
+        let cmd = format!("play {color} {}", game.move_text(mv));
+        for side in [Color::Black, Color::White] {
+            if let Err(e) = engines[side.index()].send(&cmd, opts.command_timeout).await {
+                return Ok(Some(failure(side, cmd, e, game.move_count())));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Checks an opening against our rules on a fresh game, so a bad line in an opening file
+/// is a usage error before any engine starts.
+pub fn check_opening<G: RefereeGame>(game: &mut G, opening: &[String]) -> Result<(), String> {
+    for text in opening {
+        let color = game.to_move();
+        let mv = match game.parse_move(color, text) {
+            Ok(EngineMove::Move(mv)) => mv,
+            _ => return Err(format!("{text:?} is not a move")),
+        };
+        game.play(color, mv).map_err(|e| format!("{text}: {e}"))?;
+        if game.is_over() {
+            return Err(format!("the game is over after {text}"));
+        }
+    }
+    Ok(())
+}
+
+/// [`play_game`] after the given opening moves. An opening our rules refuse ends the game
+/// at once as a draw by `EngineFailure("opening ...")` (callers check openings first with
+/// [`check_opening`], so this is a guard, not a result).
+pub async fn play_game_from<G: RefereeGame>(
+    game: &mut G,
+    engines: [&mut GtpClient; 2],
+    opts: &RefereeOptions,
+    opening: &[String],
+) -> Outcome {
     let [black, white] = engines;
     let mut engines = [black, white];
     for color in [Color::Black, Color::White] {
         let mut commands = game.setup_commands();
-        if let Some(limit) = opts.time_per_move[color.index()] {
+        if let Some(clock) = opts.clock[color.index()] {
+            commands.extend(game.sudden_death_command(clock.base.as_secs()));
+        } else if let Some(limit) = opts.time_per_move[color.index()] {
             // GTP times are whole seconds; the referee enforces the exact limit itself.
             let secs = limit.as_secs_f64().ceil().max(1.0) as u64;
             commands.extend(game.time_command(secs));
@@ -176,21 +262,50 @@ pub async fn play_game<G: RefereeGame>(
             }
         }
     }
+    match play_opening(game, &mut engines, opts, opening).await {
+        Ok(None) => {}
+        Ok(Some(outcome)) => return outcome,
+        Err(e) => {
+            return Outcome {
+                winner: None,
+                reason: EndReason::EngineFailure(e),
+                moves: game.move_count(),
+            }
+        }
+    }
+    let mut remaining = opts.clock.map(|c| c.map(|c| c.base));
     loop {
         if game.is_over() {
             return score(game, engines, opts).await;
         }
         let color = game.to_move();
         let moves = game.move_count();
-        let limit = match opts.time_per_move[color.index()] {
-            Some(t) => t + opts.margin,
-            None => opts.hang_timeout,
+        let i = color.index();
+        let limit = match (remaining[i], opts.time_per_move[i]) {
+            (Some(left), _) => {
+                if let Some(cmd) = game.time_left_command(color, left.as_secs()) {
+                    // `time_left` is optional in GTP: refusing it is no fault; the
+                    // referee's own clock still binds.
+                    match engines[i].send(&cmd, opts.command_timeout).await {
+                        Ok(_) | Err(ClientError::Failure(_)) => {}
+                        Err(e) => return failure(color, cmd, e, moves),
+                    }
+                }
+                left + opts.margin
+            }
+            (None, Some(t)) => t + opts.margin,
+            (None, None) => opts.hang_timeout,
         };
         let cmd = format!("genmove {color}");
-        let answer = match engines[color.index()].send(&cmd, limit).await {
+        let started = Instant::now();
+        let answer = match engines[i].send(&cmd, limit).await {
             Ok(a) => a,
             Err(e) => return failure(color, cmd, e, moves),
         };
+        if let (Some(left), Some(clock)) = (remaining[i], opts.clock[i]) {
+            // Within the margin a late move still counts; the clock then stands at zero.
+            remaining[i] = Some(left.saturating_sub(started.elapsed()) + clock.increment);
+        }
         let mv = match game.parse_move(color, &answer) {
             Ok(EngineMove::Resign) => {
                 return Outcome {

@@ -97,6 +97,7 @@ async fn run_one<G: RefereeGame>(
             cfg.engines[black].time_per_move,
             cfg.engines[white].time_per_move,
         ],
+        clock: [None, None],
         margin: cfg.margin,
         command_timeout: cfg.command_timeout,
         hang_timeout: cfg.hang_timeout,
