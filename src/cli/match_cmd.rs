@@ -1,5 +1,9 @@
 //! `quartet match go ...`: argument parsing and printing around `quartet::matches::runner`.
 //! Progress goes to stderr (one line per finished game), the results table to stdout.
+//! With `--engine` (two or more) the general tournament form of `match_tourney` runs
+//! instead; `quartet match merge` combines shards.
+use super::match_tourney::{run_general, run_merge, Common, MergeArgs, TourneyArgs};
+use crate::matches::go_referee::GoReferee;
 use crate::matches::gtp_client::StderrTarget;
 use crate::matches::referee::EndReason;
 use crate::matches::runner::{run_go_match, EngineSpec, GameReport, MatchConfig};
@@ -15,18 +19,20 @@ pub struct MatchArgs {
 
 #[derive(Subcommand, Debug)]
 enum MatchGame {
-    /// A Go match between two GTP engines.
+    /// A Go match or tournament between GTP engines.
     Go(GoMatchArgs),
+    /// Combine the results of shards (`--shard i/n --out DIR`) into one table.
+    Merge(MergeArgs),
 }
 
 #[derive(Args, Debug)]
 struct GoMatchArgs {
     /// Command line of engine 1 (Black in games 1, 3, 5...; colours alternate).
-    #[arg(long, value_name = "CMD")]
-    black: String,
+    #[arg(long, value_name = "CMD", conflicts_with = "engines")]
+    black: Option<String>,
     /// Command line of engine 2 (White in games 1, 3, 5...).
-    #[arg(long, value_name = "CMD")]
-    white: String,
+    #[arg(long, value_name = "CMD", conflicts_with = "engines")]
+    white: Option<String>,
     /// Number of games.
     #[arg(long, default_value_t = 2)]
     games: usize,
@@ -64,14 +70,49 @@ struct GoMatchArgs {
     /// Append the engines' stderr to this file (default: discarded).
     #[arg(long, value_name = "FILE")]
     engine_stderr: Option<PathBuf>,
+    #[command(flatten)]
+    tourney: TourneyArgs,
 }
 
 /// Runs a match; `Err` is a usage or start-up error (engines misbehaving during games are
 /// results, not errors).
 pub fn run(args: MatchArgs) -> Result<(), String> {
     crate::logging::init_logging(None);
-    let MatchGame::Go(args) = args.game;
-    run_go(args).map_err(|e| format!("match: {e}"))
+    match args.game {
+        MatchGame::Go(a) if !a.tourney.engines.is_empty() => run_go_general(a),
+        MatchGame::Go(a) => run_go(a),
+        MatchGame::Merge(a) => run_merge(a),
+    }
+    .map_err(|e| format!("match: {e}"))
+}
+
+/// `quartet match go --engine ... --engine ...`.
+fn run_go_general(a: GoMatchArgs) -> Result<(), String> {
+    let (size, komi) = (a.boardsize, a.komi);
+    if GoReferee::new(size, komi).is_none() || !komi.is_finite() {
+        return Err(format!("unsupported board size {size} or komi {komi}"));
+    }
+    let cap = a.tourney.max_moves;
+    let new_game = move || {
+        let g = GoReferee::new(size, komi).expect("size checked above");
+        match cap {
+            Some(n) => g.with_max_moves(n),
+            None => g,
+        }
+    };
+    let common = Common {
+        time_per_move: limit("--time-per-move", a.time_per_move)?,
+        margin: seconds("--time-margin", a.time_margin)?,
+        hang_timeout: seconds("--hang-timeout", a.hang_timeout)?,
+        concurrency: a.concurrency,
+        stderr: a
+            .engine_stderr
+            .clone()
+            .map_or(StderrTarget::Null, StderrTarget::File),
+        records: a.sgf_dir.clone(),
+    };
+    let title = format!("go {size}x{size} komi {komi}");
+    run_general(title, "sgf", new_game, a.tourney, common)
 }
 
 fn seconds(what: &str, secs: f64) -> Result<Duration, String> {
@@ -94,6 +135,9 @@ fn default_name(command: &str) -> String {
 }
 
 fn run_go(a: GoMatchArgs) -> Result<(), String> {
+    let (Some(black), Some(white)) = (a.black.clone(), a.white.clone()) else {
+        return Err("give --black and --white, or two or more --engine".into());
+    };
     let both = limit("--time-per-move", a.time_per_move)?;
     let t1 = match a.time_per_move_1 {
         Some(s) => limit("--time-per-move-1", Some(s))?,
@@ -106,11 +150,11 @@ fn run_go(a: GoMatchArgs) -> Result<(), String> {
     let mut n1 = a
         .black_name
         .clone()
-        .unwrap_or_else(|| default_name(&a.black));
+        .unwrap_or_else(|| default_name(&black));
     let mut n2 = a
         .white_name
         .clone()
-        .unwrap_or_else(|| default_name(&a.white));
+        .unwrap_or_else(|| default_name(&white));
     if n1 == n2 {
         n1.push_str("#1");
         n2.push_str("#2");
@@ -122,12 +166,12 @@ fn run_go(a: GoMatchArgs) -> Result<(), String> {
         engines: [
             EngineSpec {
                 name: n1,
-                command: a.black.clone(),
+                command: black,
                 time_per_move: t1,
             },
             EngineSpec {
                 name: n2,
-                command: a.white.clone(),
+                command: white,
                 time_per_move: t2,
             },
         ],

@@ -3,3 +3,4 @@ pub mod bench;
 pub mod fake_gtp;
 pub mod go;
 pub mod match_cmd;
+pub mod match_tourney;

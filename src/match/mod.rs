@@ -9,3 +9,4 @@ pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod tournament;
