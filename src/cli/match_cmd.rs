@@ -20,7 +20,7 @@ pub struct MatchArgs {
 #[derive(Subcommand, Debug)]
 enum MatchGame {
     /// A Go match or tournament between GTP engines.
-    Go(GoMatchArgs),
+    Go(Box<GoMatchArgs>),
     /// Combine the results of shards (`--shard i/n --out DIR`) into one table.
     Merge(MergeArgs),
 }
@@ -79,8 +79,8 @@ struct GoMatchArgs {
 pub fn run(args: MatchArgs) -> Result<(), String> {
     crate::logging::init_logging(None);
     match args.game {
-        MatchGame::Go(a) if !a.tourney.engines.is_empty() => run_go_general(a),
-        MatchGame::Go(a) => run_go(a),
+        MatchGame::Go(a) if !a.tourney.engines.is_empty() => run_go_general(*a),
+        MatchGame::Go(a) => run_go(*a),
         MatchGame::Merge(a) => run_merge(a),
     }
     .map_err(|e| format!("match: {e}"))
@@ -147,14 +147,8 @@ fn run_go(a: GoMatchArgs) -> Result<(), String> {
         Some(s) => limit("--time-per-move-2", Some(s))?,
         None => both,
     };
-    let mut n1 = a
-        .black_name
-        .clone()
-        .unwrap_or_else(|| default_name(&black));
-    let mut n2 = a
-        .white_name
-        .clone()
-        .unwrap_or_else(|| default_name(&white));
+    let mut n1 = a.black_name.clone().unwrap_or_else(|| default_name(&black));
+    let mut n2 = a.white_name.clone().unwrap_or_else(|| default_name(&white));
     if n1 == n2 {
         n1.push_str("#1");
         n2.push_str("#2");

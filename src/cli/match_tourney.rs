@@ -160,10 +160,12 @@ struct Live {
 impl Live {
     fn add(&mut self, r: &GameRecord) {
         let p = r.points_of(0).unwrap_or(0.5);
-        match p {
-            x if x == 1.0 => self.wdl.wins += 1,
-            x if x == 0.0 => self.wdl.losses += 1,
-            _ => self.wdl.draws += 1,
+        if p == 1.0 {
+            self.wdl.wins += 1;
+        } else if p == 0.0 {
+            self.wdl.losses += 1;
+        } else {
+            self.wdl.draws += 1;
         }
         match self.half_pairs.remove(&(r.index / 2)) {
             Some(q) => self.penta.add(p + q),
@@ -209,7 +211,8 @@ where
         (Some(path), _) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            parse_openings(&text, new_game.clone()).map_err(|e| format!("{}: {e}", path.display()))?
+            parse_openings(&text, new_game.clone())
+                .map_err(|e| format!("{}: {e}", path.display()))?
         }
         (None, Some(plies)) => random_openings(new_game.clone(), plies, t.rounds, t.seed)?,
         (None, None) => Vec::new(),
@@ -359,8 +362,12 @@ mod tests {
 
     #[test]
     fn engine_specs() {
-        let p = parse_engine("name=A st=0.5 cmd=/usr/bin/gnugo --mode gtp", &common(), None)
-            .unwrap();
+        let p = parse_engine(
+            "name=A st=0.5 cmd=/usr/bin/gnugo --mode gtp",
+            &common(),
+            None,
+        )
+        .unwrap();
         assert_eq!(p.name, "A");
         assert_eq!(p.command, "/usr/bin/gnugo --mode gtp");
         assert_eq!(p.time_per_move, Some(Duration::from_millis(500)));

@@ -40,6 +40,38 @@ pub fn erf(x: f64) -> f64 {
     sign * (1.0 - poly * (-x * x).exp())
 }
 
+/// Scores per game of the pentanomial outcomes LL, LD, DD/WL, WD, WW.
+const PENTA_VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// Sample mean, variance of one sample and sample count of `values` seen `counts` times.
+fn weighted_moments(counts: &[f64], values: &[f64]) -> Option<(f64, f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
+        return None;
+    }
+    let mean = counts.iter().zip(values).map(|(c, x)| c * x).sum::<f64>() / n;
+    let var = counts
+        .iter()
+        .zip(values)
+        .map(|(c, x)| c * (x - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((mean, var, n))
+}
+
+/// Counts for the LLR: an empty cell becomes 1e-3 (as fastchess does), so a one-sided
+/// result (all pairs won) has a variance and the test can still decide.
+fn regularized<const N: usize>(mut counts: [f64; N]) -> [f64; N] {
+    if counts.iter().sum::<f64>() > 0.0 {
+        for c in &mut counts {
+            if *c == 0.0 {
+                *c = 1e-3;
+            }
+        }
+    }
+    counts
+}
+
 /// An Elo difference with its 95% interval and the score it came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
@@ -101,18 +133,13 @@ impl Wdl {
         }
     }
 
+    fn counts(&self) -> [f64; 3] {
+        [self.losses as f64, self.draws as f64, self.wins as f64]
+    }
+
     /// Mean score and per-game variance of the trinomial model; `None` with no games.
     fn moments(&self) -> Option<(f64, f64, f64)> {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return None;
-        }
-        let s = self.score();
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s * s)
-            / n;
-        Some((s, var, n))
+        weighted_moments(&self.counts(), &[0.0, 0.5, 1.0])
     }
 
     /// Elo difference and 95% interval, every game an independent sample.
@@ -156,19 +183,13 @@ impl Pentanomial {
         Pentanomial(p)
     }
 
+    fn counts(&self) -> [f64; 5] {
+        self.0.map(f64::from)
+    }
+
     /// Mean score per game and variance of a pair's mean score; `None` with no pairs.
     fn moments(&self) -> Option<(f64, f64, f64)> {
-        let n = self.pairs() as f64;
-        if n == 0.0 {
-            return None;
-        }
-        let x = |i: usize| i as f64 / 4.0;
-        let s = (0..5).map(|i| self.0[i] as f64 * x(i)).sum::<f64>() / n;
-        let var = (0..5)
-            .map(|i| self.0[i] as f64 * (x(i) - s).powi(2))
-            .sum::<f64>()
-            / n;
-        Some((s, var, n))
+        weighted_moments(&self.counts(), &PENTA_VALUES)
     }
 
     /// Elo difference and 95% interval, every pair an independent sample.
@@ -266,12 +287,15 @@ impl Sprt {
 
     /// The LLR with every game an independent trinomial sample.
     pub fn llr_trinomial(&self, wdl: &Wdl) -> f64 {
-        self.llr_from(wdl.moments())
+        self.llr_from(weighted_moments(
+            &regularized(wdl.counts()),
+            &[0.0, 0.5, 1.0],
+        ))
     }
 
     /// The LLR over colour-swapped pairs (the right model when openings are paired).
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
-        self.llr_from(p.moments())
+        self.llr_from(weighted_moments(&regularized(p.counts()), &PENTA_VALUES))
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
@@ -399,6 +423,13 @@ mod tests {
             losses: 110,
         };
         assert!(near(s.llr_trinomial(&wdl), -0.4904, 1e-4));
+        // All pairs won, regularized to [1e-3 x4, 10] by hand: n = 10.004, mean 0.999750,
+        // variance 1.87363e-4, LLR = 0.0143868 * (1.999500 - 1.014387) / (2 * 1.87363e-5)
+        // = 378.38: the test accepts H1 instead of seeing a zero variance.
+        let all_won = Pentanomial([0, 0, 0, 0, 10]);
+        assert!(near(s.llr_pentanomial(&all_won), 378.38, 0.01));
+        assert_eq!(s.state(s.llr_pentanomial(&all_won)), SprtState::AcceptH1);
+        assert_eq!(s.llr_pentanomial(&Pentanomial::default()), 0.0);
         assert!(Sprt::parse("elo0=10,elo1=0").is_err());
         assert!(Sprt::parse("elo0=0,elo1=5,alpha=0").is_err());
         assert!(Sprt::parse("elo1=5").is_err());
