@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::board::{Board, Move, Point};
+use super::ladder;
 use super::patterns;
 use super::playout::{self, Amaf};
 use crate::color::Color;
@@ -362,22 +363,44 @@ impl Tree {
             Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures),
             _ => 0,
         };
-        // Ataris anywhere on the board: capturing, or saving a string that can run.
+        // Ataris anywhere on the board: capturing, or saving a string that can run (a
+        // ladder reader decides), and ataris that start a working ladder.
+        let mut futile = [0usize; 16];
+        let mut n_futile = 0;
         for p in board.points() {
-            if n_near == near_captures.len() {
-                break;
-            }
             if board.stone(p).is_none() || board.string_head(p) != p {
                 continue;
             }
-            if let Some(lib) = board.atari_lib(p) {
-                let own = board.stone(p) == Some(c);
-                if (!own || !playout::is_self_atari(board, c, lib))
-                    && !near_captures[..n_near].contains(&lib)
-                {
-                    near_captures[n_near] = lib;
-                    n_near += 1;
+            let own = board.stone(p) == Some(c);
+            match board.libs(p) {
+                1 => {
+                    let Some(lib) = board.atari_lib(p) else {
+                        continue;
+                    };
+                    if own && !ladder::escapes(board, p) {
+                        if n_futile < futile.len() {
+                            futile[n_futile] = lib;
+                            n_futile += 1;
+                        }
+                    } else if n_near < near_captures.len()
+                        && !near_captures[..n_near].contains(&lib)
+                    {
+                        near_captures[n_near] = lib;
+                        n_near += 1;
+                    }
                 }
+                2 if !own => {
+                    for a in board.two_libs(p).into_iter().flatten() {
+                        if n_near < near_captures.len()
+                            && !near_captures[..n_near].contains(&a)
+                            && ladder::atari_captures(board, c, a)
+                        {
+                            near_captures[n_near] = a;
+                            n_near += 1;
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         for &p in board.empty_points() {
@@ -390,6 +413,9 @@ impl Tree {
             }
             let mut node = Node::new(Move::Play(p));
             self.priors(&mut node, board, c, p, last, &near_captures[..n_near]);
+            if futile[..n_futile].contains(&p) && !near_captures[..n_near].contains(&p) {
+                node.prior_visits += 2.0 * PRIOR_SELF_ATARI;
+            }
             self.nodes.push(node);
         }
         if self.nodes.len() == first {
