@@ -296,10 +296,10 @@ where
                 ));
             }
             if let Some(s) = sprt_active {
-                let llr = s.llr_pentanomial(&live.penta);
+                let (llr, state) = s.decide_pentanomial(&live.penta);
                 let (lo, hi) = s.bounds();
                 line.push_str(&format!(" | LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-                if s.state(llr) != SprtState::Continue {
+                if state != SprtState::Continue {
                     go_on = false;
                 }
             }

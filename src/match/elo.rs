@@ -199,6 +199,9 @@ impl Pentanomial {
     }
 }
 
+/// Complete pairs an SPRT needs before it may decide (our guard; fastchess has none).
+pub const SPRT_MIN_PAIRS: u32 = 10;
+
 /// What a sequential test has decided so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtState {
@@ -296,6 +299,18 @@ impl Sprt {
     /// The LLR over colour-swapped pairs (the right model when openings are paired).
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
         self.llr_from(weighted_moments(&regularized(p.counts()), &PENTA_VALUES))
+    }
+
+    /// The LLR over colour-swapped pairs and the decision, which waits for
+    /// [`SPRT_MIN_PAIRS`] complete pairs: with fewer, the variance estimate is noise (one
+    /// drawn pair has a regularized variance near zero and would "accept H0" at once).
+    pub fn decide_pentanomial(&self, p: &Pentanomial) -> (f64, SprtState) {
+        let llr = self.llr_pentanomial(p);
+        if p.pairs() < SPRT_MIN_PAIRS {
+            (llr, SprtState::Continue)
+        } else {
+            (llr, self.state(llr))
+        }
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
@@ -430,6 +445,14 @@ mod tests {
         assert!(near(s.llr_pentanomial(&all_won), 378.38, 0.01));
         assert_eq!(s.state(s.llr_pentanomial(&all_won)), SprtState::AcceptH1);
         assert_eq!(s.llr_pentanomial(&Pentanomial::default()), 0.0);
+        // SPRT(0, 50) after one drawn pair: regularized variance 6.2e-4, LLR about -4.1,
+        // below the lower bound, but there is no decision before 10 pairs.
+        let wide = Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
+        let one_draw = Pentanomial([0, 0, 1, 0, 0]);
+        let (llr, state) = wide.decide_pentanomial(&one_draw);
+        assert!(llr < lo && state == SprtState::Continue);
+        let (_, state) = s.decide_pentanomial(&all_won);
+        assert_eq!(state, SprtState::AcceptH1);
         assert!(Sprt::parse("elo0=10,elo1=0").is_err());
         assert!(Sprt::parse("elo0=0,elo1=5,alpha=0").is_err());
         assert!(Sprt::parse("elo1=5").is_err());

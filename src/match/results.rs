@@ -6,7 +6,7 @@
 //! A single run prints the summary of its own lines through the same function a merge
 //! uses, and every figure is a function of integer counts, so a merge of shards prints
 //! exactly the table of one run over the same games.
-use super::elo::{EloEstimate, Pentanomial, Sprt, SprtState, Wdl};
+use super::elo::{EloEstimate, Pentanomial, Sprt, SprtState, Wdl, SPRT_MIN_PAIRS};
 use super::schedule::{ScheduleKind, Shard};
 use crate::color::Color;
 use std::collections::BTreeMap;
@@ -328,6 +328,7 @@ pub fn summarize(names: &[String], records: &[GameRecord]) -> Summary {
 
 /// `+12.3`, `-inf`.
 pub fn fmt_elo(x: f64) -> String {
+    let x = x + 0.0; // no "-0.0" for an even score
     if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
@@ -346,15 +347,14 @@ fn fmt_wdl(w: &Wdl) -> String {
     format!("{}-{}-{}", w.wins, w.draws, w.losses)
 }
 
-/// The SPRT verdict line for a two-engine run (pentanomial LLR when pairs exist).
+/// The SPRT verdict line for a two-engine run (pentanomial LLR over complete pairs).
 pub fn sprt_line(sprt: &Sprt, pair: &PairRow) -> String {
-    let llr = if pair.penta.pairs() > 0 {
-        sprt.llr_pentanomial(&pair.penta)
-    } else {
-        sprt.llr_trinomial(&pair.wdl)
-    };
+    let (llr, state) = sprt.decide_pentanomial(&pair.penta);
     let (lo, hi) = sprt.bounds();
-    let verdict = match sprt.state(llr) {
+    let verdict = match state {
+        SprtState::Continue if pair.penta.pairs() < SPRT_MIN_PAIRS => {
+            "no decision before 10 complete pairs"
+        }
         SprtState::Continue => "no decision yet",
         SprtState::AcceptH0 => "H0 accepted",
         SprtState::AcceptH1 => "H1 accepted",
@@ -556,13 +556,7 @@ pub fn to_json(info: &TournamentInfo, summary: &Summary, records: &[GameRecord])
         .pairs
         .iter()
         .map(|p| {
-            let llr = sprt.map_or("null".to_string(), |sp| {
-                json_num(if p.penta.pairs() > 0 {
-                    sp.llr_pentanomial(&p.penta)
-                } else {
-                    sp.llr_trinomial(&p.wdl)
-                })
-            });
+            let llr = sprt.map_or("null".to_string(), |sp| json_num(sp.llr_pentanomial(&p.penta)));
             let c = p.penta.0;
             format!(
                 "    {{\"first\": {}, \"second\": {}, \"wdl\": {}, \"elo\": {}, \"los\": {}, \"pentanomial\": [{}, {}, {}, {}, {}], \"elo_pentanomial\": {}, \"llr\": {llr}}}",
