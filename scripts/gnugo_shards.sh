@@ -1,0 +1,52 @@
+#!/bin/sh
+# The issue-3 demonstration: quartet against GNU Go level 10 on 9x9, ROUNDS rounds (each
+# round one opening of scripts/openings/go9.txt, played twice with colours swapped, so
+# 2*ROUNDS games), first as one run with two games at a time, then as SHARDS shards run one
+# after another (as separate hosts would run them), then merged; the two tables are diffed.
+#
+# Usage:   scripts/gnugo_shards.sh OUT_DIR [ROUNDS] [SHARDS]     (defaults: 50 rounds, 4)
+# Example: scripts/gnugo_shards.sh /tmp/gnugo-shards 50 4
+#
+# For the tables to be equal game by game both engines must be deterministic: quartet plays
+# a fixed number of playouts (QUARTET_ARGS, default "--playouts 5000 --threads 1") and GNU Go
+# gets a fixed seed. With a clock instead (e.g. QUARTET_ARGS="--threads 1" plus
+# MOVE_TIME=1), moves depend on timing and only "merged = sum of the shards" holds.
+# Needs target/release/quartet (or $QUARTET) and /usr/games/gnugo (or $GNUGO).
+# Heavy: at level 10 GNU Go takes 0.3-7 s a move; 100 games are about an hour per pass.
+set -eu
+if [ $# -lt 1 ]; then
+    echo "usage: $0 OUT_DIR [ROUNDS] [SHARDS]" >&2
+    exit 2
+fi
+OUT=$1
+ROUNDS=${2:-50}
+SHARDS=${3:-4}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+QUARTET=${QUARTET:-$ROOT/target/release/quartet}
+GNUGO=${GNUGO:-/usr/games/gnugo}
+QUARTET_ARGS=${QUARTET_ARGS:---playouts 5000 --threads 1}
+MOVE_TIME=${MOVE_TIME:-10}
+[ -x "$QUARTET" ] || { echo "$QUARTET missing: run cargo build --release" >&2; exit 2; }
+[ -x "$GNUGO" ] || { echo "$GNUGO missing: apt-get install -y gnugo" >&2; exit 2; }
+run() {
+    "$QUARTET" match go --boardsize 9 --komi 7.5 \
+        --engine "name=quartet st=$MOVE_TIME cmd=$QUARTET go $QUARTET_ARGS" \
+        --engine "name=gnugo-10 st=0 cmd=$GNUGO --mode gtp --level 10 --chinese-rules --capture-all-dead --seed 1" \
+        --rounds "$ROUNDS" --openings "$ROOT/scripts/openings/go9.txt" \
+        --time-margin 0.5 --hang-timeout 60 "$@"
+}
+run --concurrency 2 --out "$OUT/single" > "$OUT.single.txt"
+i=1
+while [ "$i" -le "$SHARDS" ]; do
+    run --concurrency 1 --shard "$i/$SHARDS" --out "$OUT/shard-$i" > "$OUT.shard-$i.txt"
+    i=$((i + 1))
+done
+"$QUARTET" match merge "$OUT"/shard-* > "$OUT.merged.txt"
+cat "$OUT.single.txt"
+echo
+cat "$OUT.merged.txt"
+if diff "$OUT.single.txt" "$OUT.merged.txt" > /dev/null; then
+    echo "merged table = single-run table"
+else
+    echo "merged table differs from the single run (engines not deterministic?)"
+fi
