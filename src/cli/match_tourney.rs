@@ -4,9 +4,8 @@
 use crate::matches::elo::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::matches::gtp_client::StderrTarget;
 use crate::matches::referee::{Clock, RefereeGame};
-use crate::matches::results::{
-    fmt_elo, merge_dirs, render, results_text, summarize, to_json, GameRecord, TournamentInfo,
-};
+use crate::matches::report::{fmt_elo, render, to_json};
+use crate::matches::results::{merge_dirs, results_text, summarize, GameRecord, TournamentInfo};
 use crate::matches::schedule::{parse_openings, random_openings, schedule, ScheduleKind, Shard};
 use crate::matches::tournament::{run_tournament, Player, TournamentConfig};
 use clap::Args;

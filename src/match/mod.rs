@@ -5,6 +5,7 @@ pub mod elo;
 pub mod go_referee;
 pub mod gtp_client;
 pub mod referee;
+pub mod report;
 pub mod results;
 pub mod runner;
 pub mod schedule;
