@@ -1,0 +1,3 @@
+//! Othello: bitboard rules, an exact endgame solver, a midgame searcher and the GTP engine.
+pub mod bitboard;
+pub mod board;
