@@ -1,3 +1,5 @@
 //! Othello: bitboard rules, an exact endgame solver, a midgame searcher and the GTP engine.
 pub mod bitboard;
 pub mod board;
+pub mod endgame;
+pub mod stability;

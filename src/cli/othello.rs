@@ -1,0 +1,1 @@
+//! `quartet othello`: the Othello GTP engine on stdin/stdout.
