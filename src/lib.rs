@@ -1,6 +1,8 @@
 //! quartet: four board-game engines behind GTP-style protocols.
+pub mod cli;
 pub mod color;
 pub mod go;
+pub mod logging;
 pub mod othello;
 pub mod protocol;
 pub mod search;

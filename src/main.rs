@@ -1,13 +1,11 @@
-//! The `quartet` command line: one small file per subcommand under `src/cli/`.
-mod cli;
-
 use clap::{Parser, Subcommand};
+use quartet::cli;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "quartet",
     version,
-    about = "Four board-game engines behind GTP-style protocols"
+    about = "Go, Othello, Gomoku and Dots-and-Boxes engines"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -16,35 +14,23 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Benchmarks with independent reference numbers.
-    Bench {
-        #[command(subcommand)]
-        game: BenchGame,
-    },
-}
-
-#[derive(Subcommand, Debug)]
-enum BenchGame {
-    /// Othello: perft counts and the FFO endgame suite.
-    Othello {
-        #[command(subcommand)]
-        what: cli::bench_othello::BenchOthello,
-    },
+    /// Go engine speaking GTP version 2 on stdin/stdout.
+    Go(cli::go::GoArgs),
+    /// Speed benchmarks.
+    Bench(cli::bench::BenchArgs),
+    /// Othello engine speaking the GRhino/Edax GTP dialect on stdin/stdout.
+    Othello(cli::othello::OthelloArgs),
 }
 
 fn main() {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Bench {
-            game: BenchGame::Othello { what },
-        } => cli::bench_othello::run(what),
+        Command::Go(a) => cli::go::run(a),
+        Command::Bench(a) => cli::bench::run(a),
+        Command::Othello(a) => cli::othello::run(a),
     };
     if let Err(e) = result {
-        eprintln!("error: {e}");
-        std::process::exit(1);
+        eprintln!("quartet: {e}");
+        std::process::exit(2);
     }
 }

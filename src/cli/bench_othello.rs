@@ -1,8 +1,8 @@
 //! `quartet bench othello perft <depth>` and `quartet bench othello ffo <file.obf>`.
+use crate::othello::bitboard::{parse_square, square_name};
+use crate::othello::board::{perft, Board};
+use crate::othello::endgame::Solver;
 use clap::Subcommand;
-use quartet::othello::bitboard::{parse_square, square_name};
-use quartet::othello::board::{perft, Board};
-use quartet::othello::endgame::Solver;
 use std::time::Instant;
 
 #[derive(Subcommand, Debug)]

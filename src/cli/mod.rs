@@ -1,3 +1,4 @@
-//! One file per subcommand; `main.rs` only dispatches.
+//! The command line: one small module per subcommand.
+pub mod bench;
 pub mod bench_othello;
 pub mod othello;

@@ -2,4 +2,5 @@
 pub mod bitboard;
 pub mod board;
 pub mod endgame;
+pub mod eval;
 pub mod stability;
