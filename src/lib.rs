@@ -3,6 +3,8 @@ pub mod cli;
 pub mod color;
 pub mod go;
 pub mod logging;
+#[path = "match/mod.rs"]
+pub mod matches;
 pub mod othello;
 pub mod protocol;
 pub mod search;

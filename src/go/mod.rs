@@ -2,8 +2,10 @@
 pub mod bench;
 pub mod board;
 pub mod game;
+pub mod gtp;
 pub mod handicap;
 pub mod mcts;
 pub mod patterns;
 pub mod player;
 pub mod playout;
+pub mod sgf;
