@@ -3,4 +3,5 @@ pub mod bitboard;
 pub mod board;
 pub mod endgame;
 pub mod eval;
+pub mod search;
 pub mod stability;
