@@ -3,5 +3,6 @@ pub mod bitboard;
 pub mod board;
 pub mod endgame;
 pub mod eval;
+pub mod gtp;
 pub mod search;
 pub mod stability;
