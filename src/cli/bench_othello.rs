@@ -12,7 +12,10 @@ pub enum BenchOthello {
     /// Solve every line of an FFO/Edax .obf file exactly and check the known score.
     Ffo {
         file: std::path::PathBuf,
-        /// Only the first N lines.
+        /// Skip the first N lines.
+        #[arg(long, default_value_t = 0)]
+        skip: usize,
+        /// Only N lines (after the skipped ones).
         #[arg(long)]
         count: Option<usize>,
         /// Number of the first line in the suite (default: taken from a name like ffo-40-59).
@@ -38,10 +41,11 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
         }
         BenchOthello::Ffo {
             file,
+            skip,
             count,
             first_id,
             hash_mb,
-        } => ffo(&file, count, first_id, hash_mb),
+        } => ffo(&file, skip, count, first_id, hash_mb),
     }
 }
 
@@ -77,6 +81,7 @@ fn parse_line(line: &str) -> Result<Problem, String> {
 
 fn ffo(
     file: &std::path::Path,
+    skip: usize,
     count: Option<usize>,
     first_id: Option<usize>,
     hash_mb: usize,
@@ -93,6 +98,7 @@ fn ffo(
             .unwrap_or(1)
     });
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines = &lines[skip.min(lines.len())..];
     let lines = &lines[..count.unwrap_or(lines.len()).min(lines.len())];
     let mut solver = Solver::new(hash_mb);
     let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
@@ -117,7 +123,7 @@ fn ffo(
         total_time += s;
         println!(
             "{:>3}  {:>7}  {:>4}  {:>+5}  {:>+5}  {:>13}  {:>8.3}  {:>9.2}  {}",
-            first + i,
+            first + skip + i,
             p.board.empties().count_ones(),
             r.best.map(square_name).unwrap_or_else(|| "pass".into()),
             r.score,
