@@ -4,6 +4,7 @@ pub mod board;
 pub mod game;
 pub mod gtp;
 pub mod handicap;
+pub mod ladder;
 pub mod mcts;
 pub mod patterns;
 pub mod player;
