@@ -11,7 +11,8 @@
 # Needs: cargo build --release (uses target/release/quartet, or $QUARTET if set) and
 #        apt-get install -y gnugo (binary /usr/games/gnugo, or $GNUGO if set).
 # GNU Go gets no time limit (its level sets its strength; it takes 0.3-7 s a move), only the
-# referee's hang guard; quartet gets `time_settings 0 1 1` and loses a move later than
+# referee's hang guard (600 s: on a loaded machine GNU Go once took over 60 s for a move,
+# which must not count as a time loss for it); quartet gets `time_settings 0 1 1` and loses a move later than
 # 1 s + 0.5 s margin. SGF records land in SGF_DIR (not committed).
 # --capture-all-dead: GNU Go otherwise passes with dead enemy stones still on the board. When
 # the two final_score answers then disagree, the referee's Tromp-Taylor count treats those
@@ -34,5 +35,5 @@ exec "$QUARTET" match go \
     --black "$QUARTET go --threads 1" --black-name quartet \
     --white "$GNUGO --mode gtp --level 10 --chinese-rules --capture-all-dead" --white-name gnugo-10 \
     --games "$GAMES" --boardsize 9 --komi 7.5 \
-    --time-per-move-1 1 --time-margin 0.5 --hang-timeout 60 \
+    --time-per-move-1 1 --time-margin 0.5 --hang-timeout 600 \
     --concurrency 2 --sgf-dir "$SGF_DIR"

@@ -5,5 +5,6 @@ pub mod go;
 pub mod logging;
 #[path = "match/mod.rs"]
 pub mod matches;
+pub mod othello;
 pub mod protocol;
 pub mod search;

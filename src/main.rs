@@ -16,6 +16,8 @@ struct Cli {
 enum Command {
     /// Go engine speaking GTP version 2 on stdin/stdout.
     Go(cli::go::GoArgs),
+    /// Othello engine speaking the GRhino/Edax GTP dialect on stdin/stdout.
+    Othello(cli::othello::OthelloArgs),
     /// Speed benchmarks.
     Bench(cli::bench::BenchArgs),
     /// Play two engines against each other and print a results table.
@@ -29,6 +31,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Go(a) => cli::go::run(a),
+        Command::Othello(a) => cli::othello::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Match(a) => cli::match_cmd::run(*a),
         Command::FakeGtp(a) => cli::fake_gtp::run(a),

@@ -194,3 +194,33 @@ loadsgf {}\nloadsgf /nonexistent/file.sgf\nprintsgf\n",
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn two_threads_and_a_tiny_clock_still_answer_legal_moves() {
+    let mut child = Command::new(BIN)
+        .args(["go", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let input = b"boardsize 9\ntime_settings 1 0 0\ngenmove b\ntime_left w 0.05 0\ngenmove w\ngenmove b\nquit\n";
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(answers.len(), 7, "{out}");
+    for a in [answers[2], answers[4], answers[5]] {
+        let v = a.trim_start_matches("= ");
+        assert!(
+            quartet::protocol::coords::parse_vertex(v, 9).is_ok_and(|m| m.is_some()),
+            "{a}"
+        );
+    }
+}

@@ -3,23 +3,8 @@ use quartet::color::Color::{self, Black, White};
 use quartet::go::board::{Board, Move};
 use quartet::go::game::Game;
 
-/// Builds a board from rows written top row first: `X` black, `O` white, `.` empty.
 fn board(rows: &[&str]) -> Board {
-    let size = rows.len();
-    let mut b = Board::new(size);
-    let mut stones = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        for (col, ch) in row.chars().enumerate() {
-            let p = b.point(col, size - 1 - i);
-            match ch {
-                'X' => stones.push((Black, p)),
-                'O' => stones.push((White, p)),
-                _ => {}
-            }
-        }
-    }
-    assert!(b.add_setup_stones(&stones));
-    b
+    Board::from_diagram(rows).expect("a legal diagram")
 }
 
 fn at(b: &Board, v: &str) -> Move {
@@ -82,6 +67,26 @@ fn suicide_is_illegal_but_capture_is_not() {
     assert_eq!(b.captures(Black), 2);
 }
 
+/// A 5x5 game with a ko at C3/D3: white C3 can be captured by black D3.
+fn ko_shape() -> (Game, impl Fn(&str) -> Move) {
+    let mut g = Game::new(5, 7.5);
+    let b = Board::new(5);
+    let mv = move |v: &str| at(&b, v);
+    for (c, v) in [
+        (Black, "C4"),
+        (White, "D4"),
+        (Black, "B3"),
+        (White, "E3"),
+        (Black, "C2"),
+        (White, "D2"),
+        (Black, "A1"),
+        (White, "C3"),
+    ] {
+        g.play(c, mv(v)).unwrap();
+    }
+    (g, mv)
+}
+
 #[test]
 fn simple_ko_forbids_immediate_recapture_only() {
     let mut g = Game::new(5, 7.5);
@@ -114,21 +119,7 @@ fn simple_ko_forbids_immediate_recapture_only() {
 
 #[test]
 fn positional_superko_forbids_retaking_after_passes() {
-    let mut g = Game::new(5, 7.5);
-    let b = Board::new(5);
-    let mv = |v: &str| at(&b, v);
-    for (c, v) in [
-        (Black, "C4"),
-        (White, "D4"),
-        (Black, "B3"),
-        (White, "E3"),
-        (Black, "C2"),
-        (White, "D2"),
-        (Black, "A1"),
-        (White, "C3"),
-    ] {
-        g.play(c, mv(v)).unwrap();
-    }
+    let (mut g, mv) = ko_shape();
     g.play(Black, mv("D3")).unwrap();
     g.play(White, Move::Pass).unwrap();
     g.play(Black, Move::Pass).unwrap();

@@ -9,19 +9,8 @@ use quartet::go::player::{Decision, Player, PlayerConfig};
 use quartet::protocol::coords::format_vertex;
 
 fn game_from(rows: &[&str], komi: f32) -> Game {
-    let size = rows.len();
-    let mut g = Game::new(size, komi);
-    let mut stones = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        for (col, ch) in row.chars().enumerate() {
-            let p = g.board().point(col, size - 1 - i);
-            match ch {
-                'X' => stones.push((Black, p)),
-                'O' => stones.push((White, p)),
-                _ => {}
-            }
-        }
-    }
+    let mut g = Game::new(rows.len(), komi);
+    let stones = g.board().diagram_stones(rows);
     g.add_setup(&stones).unwrap();
     g
 }

@@ -10,6 +10,11 @@ pub struct BenchArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchGame {
+    /// Othello: perft counts and the FFO endgame suite.
+    Othello {
+        #[command(subcommand)]
+        what: super::bench_othello::BenchOthello,
+    },
     /// Light playouts per second on the empty board, one thread.
     Go {
         #[arg(long, default_value_t = 9)]
@@ -26,6 +31,7 @@ pub enum BenchGame {
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
     match args.game {
+        BenchGame::Othello { what } => super::bench_othello::run(what),
         BenchGame::Go {
             boardsize,
             seconds,

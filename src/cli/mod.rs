@@ -1,6 +1,8 @@
 //! The command line: one small module per subcommand.
 pub mod bench;
+pub mod bench_othello;
 pub mod fake_gtp;
 pub mod go;
 pub mod match_cmd;
 pub mod match_tourney;
+pub mod othello;

@@ -723,6 +723,35 @@ impl Board {
         self.last2_move = last2;
     }
 
+    /// Stones of a diagram written top row first (`X` black, `O` white, anything else
+    /// empty) on a board as wide as the diagram is tall; for tests and examples.
+    pub fn diagram_stones(&self, rows: &[&str]) -> Vec<(Color, Point)> {
+        let size = rows.len().min(self.size);
+        let mut stones = Vec::new();
+        for (i, row) in rows.iter().take(size).enumerate() {
+            for (col, ch) in row.chars().take(self.size).enumerate() {
+                let p = self.point(col, size - 1 - i);
+                match ch {
+                    'X' => stones.push((Color::Black, p)),
+                    'O' => stones.push((Color::White, p)),
+                    _ => {}
+                }
+            }
+        }
+        stones
+    }
+
+    /// A board from a diagram (see [`Board::diagram_stones`]); `None` if a string would
+    /// have no liberty or the size is not playable.
+    pub fn from_diagram(rows: &[&str]) -> Option<Board> {
+        if !valid_size(rows.len()) {
+            return None;
+        }
+        let mut b = Board::new(rows.len());
+        let stones = b.diagram_stones(rows);
+        b.add_setup_stones(&stones).then_some(b)
+    }
+
     /// Text diagram, top row first, `X` black, `O` white, `.` empty.
     pub fn diagram(&self) -> String {
         let mut s = String::new();

@@ -92,24 +92,10 @@ pub fn atari_captures(b: &Board, attacker: Color, p: Point) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::color::Color::{Black, White};
+    use crate::color::Color::Black;
 
     fn board(rows: &[&str]) -> Board {
-        let size = rows.len();
-        let mut b = Board::new(size);
-        let mut stones = Vec::new();
-        for (i, row) in rows.iter().enumerate() {
-            for (col, ch) in row.chars().enumerate() {
-                let p = b.point(col, size - 1 - i);
-                match ch {
-                    'X' => stones.push((Black, p)),
-                    'O' => stones.push((White, p)),
-                    _ => {}
-                }
-            }
-        }
-        assert!(b.add_setup_stones(&stones));
-        b
+        Board::from_diagram(rows).unwrap()
     }
 
     #[test]

@@ -18,6 +18,7 @@ use super::playout::{self, Amaf};
 use crate::color::Color;
 
 const RAVE_EQUIV: f32 = 3500.0;
+const MIN_PLAYOUTS: u64 = 16;
 const EXPAND_VISITS: u32 = 8;
 const UCB_C: f32 = 0.02;
 const PRIOR_EVEN: f32 = 10.0;
@@ -208,10 +209,13 @@ impl Tree {
     pub fn search(&mut self, limits: &Limits) -> u64 {
         let mut n = 0u64;
         loop {
-            if limits.playouts.is_some_and(|p| n >= p) || limits.stop.load(Ordering::Relaxed) {
+            if limits.playouts.is_some_and(|p| n >= p)
+                || n >= MIN_PLAYOUTS && limits.stop.load(Ordering::Relaxed)
+            {
                 break;
             }
-            if n.is_multiple_of(64) {
+            // A few simulations always run, so even a zero budget yields a searched move.
+            if n >= MIN_PLAYOUTS && n.is_multiple_of(64) {
                 if let Some(d) = limits.deadline {
                     if Instant::now() >= d {
                         break;

@@ -1,0 +1,151 @@
+//! `quartet bench othello perft <depth>` and `quartet bench othello ffo <file.obf>`.
+use crate::othello::bitboard::{parse_square, square_name};
+use crate::othello::board::{perft, Board};
+use crate::othello::endgame::Solver;
+use clap::Subcommand;
+use std::time::Instant;
+
+#[derive(Subcommand, Debug)]
+pub enum BenchOthello {
+    /// Leaf count from the start position (passes count as a ply).
+    Perft { depth: u32 },
+    /// Solve every line of an FFO/Edax .obf file exactly and check the known score.
+    Ffo {
+        file: std::path::PathBuf,
+        /// Skip the first N lines.
+        #[arg(long, default_value_t = 0)]
+        skip: usize,
+        /// Only N lines (after the skipped ones).
+        #[arg(long)]
+        count: Option<usize>,
+        /// Number of the first line in the suite (default: taken from a name like ffo-40-59).
+        #[arg(long)]
+        first_id: Option<usize>,
+        /// Transposition table size.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+    },
+}
+
+pub fn run(cmd: BenchOthello) -> Result<(), String> {
+    match cmd {
+        BenchOthello::Perft { depth } => {
+            let t = Instant::now();
+            let n = perft(&Board::start(), depth);
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "perft {depth} = {n}  time {s:.3} s  {:.1} M leaves/s",
+                n as f64 / s.max(1e-9) / 1e6
+            );
+            Ok(())
+        }
+        BenchOthello::Ffo {
+            file,
+            skip,
+            count,
+            first_id,
+            hash_mb,
+        } => ffo(&file, skip, count, first_id, hash_mb),
+    }
+}
+
+/// One suite line: board, side, and `move:score;` pairs, best first.
+struct Problem {
+    board: Board,
+    moves: Vec<(usize, i32)>,
+}
+
+fn parse_line(line: &str) -> Result<Problem, String> {
+    let mut parts = line.split_whitespace();
+    let sq = parts.next().ok_or("empty line")?;
+    let side = parts
+        .next()
+        .ok_or("missing side to move")?
+        .trim_end_matches(';');
+    let (board, _) = Board::from_obf(sq, side).map_err(|e| e.to_string())?;
+    let mut moves = Vec::new();
+    for item in parts.collect::<Vec<_>>().join(" ").split(';') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let (m, s) = item
+            .split_once(':')
+            .ok_or(format!("bad move score '{item}'"))?;
+        let sq = parse_square(m.trim()).ok_or(format!("bad move '{m}'"))?;
+        let v: i32 = s.trim().parse().map_err(|_| format!("bad score '{s}'"))?;
+        moves.push((sq, v));
+    }
+    Ok(Problem { board, moves })
+}
+
+fn ffo(
+    file: &std::path::Path,
+    skip: usize,
+    count: Option<usize>,
+    first_id: Option<usize>,
+    hash_mb: usize,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let first = first_id.unwrap_or_else(|| {
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        name.split(|c: char| !c.is_ascii_digit())
+            .find(|s| !s.is_empty())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1)
+    });
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines = &lines[skip.min(lines.len())..];
+    let lines = &lines[..count.unwrap_or(lines.len()).min(lines.len())];
+    let mut solver = Solver::new(hash_mb);
+    let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
+    println!("  #  empties  move  score  known  nodes          time(s)   Mnodes/s");
+    for (i, line) in lines.iter().enumerate() {
+        let p = parse_line(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        solver.table.clear();
+        solver.nodes = 0;
+        let t = Instant::now();
+        let r = solver.solve(&p.board);
+        let s = t.elapsed().as_secs_f64();
+        let known = p.moves.iter().map(|m| m.1).max();
+        let best_ok = match (r.best, known) {
+            (Some(b), Some(k)) => p.moves.iter().any(|&(m, v)| m == b && v == k),
+            _ => true,
+        };
+        let ok = known == Some(r.score) && best_ok;
+        if !ok {
+            failures += 1;
+        }
+        total_nodes += solver.nodes;
+        total_time += s;
+        println!(
+            "{:>3}  {:>7}  {:>4}  {:>+5}  {:>+5}  {:>13}  {:>8.3}  {:>9.2}  {}",
+            first + skip + i,
+            p.board.empties().count_ones(),
+            r.best.map(square_name).unwrap_or_else(|| "pass".into()),
+            r.score,
+            known.unwrap_or(0),
+            solver.nodes,
+            s,
+            solver.nodes as f64 / s.max(1e-9) / 1e6,
+            if ok { "ok" } else { "WRONG" }
+        );
+    }
+    println!(
+        "total: {} positions, {} nodes, {:.3} s, {:.2} Mnodes/s, {} wrong",
+        lines.len(),
+        total_nodes,
+        total_time,
+        total_nodes as f64 / total_time.max(1e-9) / 1e6,
+        failures
+    );
+    if failures > 0 {
+        return Err(format!(
+            "{failures} position(s) solved with a wrong score or move"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! `quartet othello`: the Othello engine as a GTP server on stdin/stdout.
+use crate::othello::eval::Weights;
+use crate::othello::gtp::OthelloEngine;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct OthelloArgs {
+    /// Transposition table size in MiB (shared between midgame search and solver).
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Evaluation weights file (default: the built-in data/othello/weights.txt).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Seconds per move when no time control was set with time_settings.
+    #[arg(long, default_value_t = 1.0)]
+    pub move_time: f64,
+    /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
+    #[arg(long)]
+    pub log_level: Option<String>,
+}
+
+pub fn run(args: OthelloArgs) -> Result<(), String> {
+    crate::logging::init_logging(args.log_level.as_deref());
+    if args.hash_mb == 0 || args.hash_mb > 65536 {
+        return Err("--hash-mb must be between 1 and 65536".into());
+    }
+    if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
+        return Err("--move-time must be in (0, 86400] seconds".into());
+    }
+    let weights = match &args.weights {
+        Some(p) => Weights::load(p)?,
+        None => Weights::default_weights(),
+    };
+    let engine = OthelloEngine::new(
+        weights,
+        args.hash_mb,
+        Duration::from_secs_f64(args.move_time),
+    );
+    crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+}

@@ -1,0 +1,482 @@
+//! The Othello GTP engine: the GRhino/Edax/Egaroucid dialect plus GoGui's rules extension
+//! and the `setboard`/`solve` extensions. See `protocols/othello.md`.
+//!
+//! Turn rule: like GRhino, a side left without a legal move passes automatically after the
+//! opponent's move, so the side to move always has a move unless the game is over. A
+//! controller that still sends `play white pass` for such an automatic pass gets `=`, and
+//! `genmove` for that side answers `pass`; nothing else about the position changes.
+use super::bitboard::{parse_square, square_name};
+use super::board::{move_list, Board};
+use super::eval::Weights;
+use super::search::{Searcher, DISC};
+use crate::color::Color;
+use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::search::{Deadline, Limits, StopToken, TimeManager};
+use std::time::{Duration, Instant};
+
+/// One position plus whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct State {
+    board: Board,
+    to_move: Color,
+    /// The side that passed automatically to reach this state, if any.
+    auto_passed: Option<Color>,
+}
+
+impl State {
+    fn start() -> State {
+        State {
+            board: Board::start(),
+            to_move: Color::Black,
+            auto_passed: None,
+        }
+    }
+
+    /// Applies the automatic pass rule.
+    fn settle(mut self) -> State {
+        self.auto_passed = None;
+        if self.board.moves() == 0 && !self.board.is_game_over() {
+            self.auto_passed = Some(self.to_move);
+            self.board = self.board.pass();
+            self.to_move = self.to_move.opponent();
+        }
+        self
+    }
+
+    fn black_white(&self) -> (u64, u64) {
+        self.board.colors(self.to_move)
+    }
+}
+
+pub struct OthelloEngine {
+    state: State,
+    history: Vec<State>,
+    searcher: Searcher,
+    time: TimeManager,
+    stop: StopToken,
+}
+
+impl OthelloEngine {
+    pub fn new(weights: Weights, hash_mb: usize, move_time: Duration) -> OthelloEngine {
+        OthelloEngine {
+            state: State::start(),
+            history: Vec::new(),
+            searcher: Searcher::new(weights, hash_mb),
+            time: TimeManager::new(move_time),
+            stop: StopToken::new(),
+        }
+    }
+
+    fn reset(&mut self, state: State) {
+        self.state = state.settle();
+        self.history.clear();
+    }
+}
+
+impl GtpEngine for OthelloEngine {
+    fn name(&self) -> &str {
+        "quartet-othello"
+    }
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+    fn commands() -> &'static [CommandSpec<Self>] {
+        COMMANDS
+    }
+}
+
+fn color_arg(s: &str) -> Result<Color, GtpError> {
+    s.parse::<Color>()
+        .map_err(|_| GtpError::new(format!("invalid color '{s}'")))
+}
+
+fn no_args(args: &[String]) -> Result<(), GtpError> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(GtpError::syntax())
+    }
+}
+
+fn boardsize(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    let [n] = args else {
+        return Err(GtpError::syntax());
+    };
+    let n: u32 = n.parse().map_err(|_| GtpError::syntax())?;
+    if n != 8 {
+        return Err(GtpError::new("unacceptable size"));
+    }
+    e.reset(State::start());
+    Ok(String::new())
+}
+
+fn clear_board(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.reset(State::start());
+    e.searcher.clear();
+    Ok(String::new())
+}
+
+/// Controllers written for Go send `komi`; Othello has none, so any number is accepted.
+fn komi(_: &mut OthelloEngine, args: &[String]) -> Reply {
+    match args {
+        [k] if k.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),
+        _ => Err(GtpError::syntax()),
+    }
+}
+
+fn play(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    let [c, m] = args else {
+        return Err(GtpError::syntax());
+    };
+    let color = color_arg(c)?;
+    let st = e.state;
+    if m.eq_ignore_ascii_case("pass") {
+        // Only an acknowledgement of the automatic pass, or a pass in a finished game.
+        if st.auto_passed == Some(color) || (st.board.is_game_over() && color == st.to_move) {
+            return Ok(String::new());
+        }
+        return Err(GtpError::new("illegal move"));
+    }
+    let sq = parse_square(m).ok_or_else(|| GtpError::new("illegal move"))?;
+    if color != st.to_move {
+        return Err(GtpError::new("illegal move"));
+    }
+    let board = st
+        .board
+        .play(sq)
+        .ok_or_else(|| GtpError::new("illegal move"))?;
+    e.history.push(st);
+    e.state = State {
+        board,
+        to_move: color.opponent(),
+        auto_passed: None,
+    }
+    .settle();
+    Ok(String::new())
+}
+
+fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    let [c] = args else {
+        return Err(GtpError::syntax());
+    };
+    let color = color_arg(c)?;
+    let st = e.state;
+    if st.board.is_game_over() || st.auto_passed == Some(color) {
+        return Ok("pass".into());
+    }
+    if color != st.to_move {
+        return Err(GtpError::new(format!("it is {}'s turn", st.to_move)));
+    }
+    let started = Instant::now();
+    let empties = st.board.empties().count_ones();
+    let (soft, hard) = e.time.budget(color, empties.div_ceil(2).max(1));
+    e.stop.reset();
+    let limits = Limits::new(
+        Deadline::starting_at(started, soft, hard),
+        None,
+        e.stop.clone(),
+    );
+    let found = e.searcher.think(&st.board, &limits, 60);
+    e.time.spent(color, started.elapsed());
+    tracing::info!(
+        depth = found.depth,
+        exact = found.exact,
+        score = found.score,
+        nodes = found.nodes,
+        ms = started.elapsed().as_millis() as u64,
+        "genmove"
+    );
+    let Some(sq) = found.best else {
+        return Ok("pass".into());
+    };
+    // The searcher only returns legal moves; checking again keeps a bug from corrupting
+    // the game.
+    let board = st
+        .board
+        .play(sq)
+        .ok_or_else(|| GtpError::new("internal error"))?;
+    e.history.push(st);
+    e.state = State {
+        board,
+        to_move: color.opponent(),
+        auto_passed: None,
+    }
+    .settle();
+    Ok(square_name(sq).to_ascii_uppercase())
+}
+
+fn undo(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let prev = e
+        .history
+        .pop()
+        .ok_or_else(|| GtpError::new("cannot undo"))?;
+    e.state = prev;
+    Ok(String::new())
+}
+
+fn showboard(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let (b, w) = e.state.black_white();
+    let mut s = String::from("\n  a b c d e f g h\n");
+    for r in 0..8 {
+        s.push_str(&format!("{} ", r + 1));
+        for c in 0..8 {
+            let i = r * 8 + c;
+            s.push(if b >> i & 1 != 0 {
+                'X'
+            } else if w >> i & 1 != 0 {
+                'O'
+            } else {
+                '.'
+            });
+            s.push(' ');
+        }
+        s.push_str(&format!("{}\n", r + 1));
+    }
+    s.push_str("  a b c d e f g h\n");
+    s.push_str(&format!(
+        "black (X) {}  white (O) {}  {}",
+        b.count_ones(),
+        w.count_ones(),
+        if e.state.board.is_game_over() {
+            "game over".to_string()
+        } else {
+            format!("{} to move", e.state.to_move)
+        }
+    ));
+    Ok(s)
+}
+
+/// `B+4`, `W+2` or `0`: black minus white discs, empties to the winner once the game is
+/// over (before that, the current disc count).
+fn result_string(st: &State) -> String {
+    let (b, w) = st.black_white();
+    let mut d = b.count_ones() as i32 - w.count_ones() as i32;
+    if st.board.is_game_over() {
+        let s = st.board.final_score();
+        d = if st.to_move == Color::Black { s } else { -s };
+    }
+    match d {
+        0 => "0".into(),
+        d if d > 0 => format!("B+{d}"),
+        d => format!("W+{}", -d),
+    }
+}
+
+fn final_score(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(result_string(&e.state))
+}
+
+fn time_settings(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    e.time.time_settings(args).map(|_| String::new())
+}
+
+fn kgs_time_settings(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    e.time.kgs_time_settings(args).map(|_| String::new())
+}
+
+fn time_left(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    e.time.time_left(args).map(|_| String::new())
+}
+
+fn set_game(_: &mut OthelloEngine, args: &[String]) -> Reply {
+    match args {
+        [g] if g.eq_ignore_ascii_case("othello") || g.eq_ignore_ascii_case("reversi") => {
+            Ok(String::new())
+        }
+        [_] => Err(GtpError::new("unsupported game")),
+        _ => Err(GtpError::syntax()),
+    }
+}
+
+fn list_games(_: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok("Othello".into())
+}
+
+fn rules_game_id(_: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok("Othello".into())
+}
+
+/// GoGui draws its first line at the top and names it row 8, so rows are printed 8 to 1:
+/// GoGui's names for squares then match ours (the picture is mirrored top-to-bottom,
+/// which Othello does not mind).
+fn rules_board(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let (b, w) = e.state.black_white();
+    let mut rows = Vec::new();
+    for r in (0..8).rev() {
+        let row: Vec<&str> = (0..8)
+            .map(|c| {
+                let i = r * 8 + c;
+                if b >> i & 1 != 0 {
+                    "X"
+                } else if w >> i & 1 != 0 {
+                    "O"
+                } else {
+                    "."
+                }
+            })
+            .collect();
+        rows.push(row.join(" "));
+    }
+    Ok(format!("\n{}", rows.join("\n")))
+}
+
+fn rules_board_size(_: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok("8".into())
+}
+
+fn rules_legal_moves(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(move_list(e.state.board.moves())
+        .iter()
+        .map(|m| m.to_ascii_uppercase())
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+fn rules_side_to_move(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(e.state.to_move.to_string())
+}
+
+fn rules_final_result(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    if e.state.board.is_game_over() {
+        Ok(result_string(&e.state))
+    } else {
+        Ok("unknown".into())
+    }
+}
+
+/// `setboard <64 squares X/O/-> <X|O>`: the .obf board format; history is cleared.
+fn setboard(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    let [squares, side] = args else {
+        return Err(GtpError::syntax());
+    };
+    let (board, to_move) =
+        Board::from_obf(squares, side).map_err(|err| GtpError::new(err.to_string()))?;
+    e.reset(State {
+        board,
+        to_move,
+        auto_passed: None,
+    });
+    Ok(String::new())
+}
+
+/// `solve`: exact final disc difference for the side to move and a best move, e.g.
+/// `a2 +38`. Blocks until solved (no time limit: the caller chose the position).
+fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let b = e.state.board;
+    e.stop.reset();
+    e.searcher.solver.set_limits(e.stop.clone(), None);
+    let r = e.searcher.solver.solve(&b);
+    let mv = r.best.map(square_name).unwrap_or_else(|| "pass".into());
+    Ok(format!("{mv} {:+}", r.score))
+}
+
+/// Evaluation of the side to move in discs (a debugging aid for the weights).
+fn eval_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let v = super::eval::evaluate(&e.searcher.weights, &e.state.board);
+    Ok(format!("{:+.2}", v as f64 / DISC as f64))
+}
+
+/// Every command but the server's own administrative ones, in `list_commands` order.
+static COMMANDS: &[CommandSpec<OthelloEngine>] = &[
+    CommandSpec {
+        name: "boardsize",
+        handler: boardsize,
+    },
+    CommandSpec {
+        name: "clear_board",
+        handler: clear_board,
+    },
+    CommandSpec {
+        name: "komi",
+        handler: komi,
+    },
+    CommandSpec {
+        name: "play",
+        handler: play,
+    },
+    CommandSpec {
+        name: "genmove",
+        handler: genmove,
+    },
+    CommandSpec {
+        name: "undo",
+        handler: undo,
+    },
+    CommandSpec {
+        name: "showboard",
+        handler: showboard,
+    },
+    CommandSpec {
+        name: "final_score",
+        handler: final_score,
+    },
+    CommandSpec {
+        name: "time_settings",
+        handler: time_settings,
+    },
+    CommandSpec {
+        name: "kgs-time_settings",
+        handler: kgs_time_settings,
+    },
+    CommandSpec {
+        name: "time_left",
+        handler: time_left,
+    },
+    CommandSpec {
+        name: "set_game",
+        handler: set_game,
+    },
+    CommandSpec {
+        name: "list_games",
+        handler: list_games,
+    },
+    CommandSpec {
+        name: "gogui-rules_game_id",
+        handler: rules_game_id,
+    },
+    CommandSpec {
+        name: "gogui-rules_board",
+        handler: rules_board,
+    },
+    CommandSpec {
+        name: "gogui-rules_board_size",
+        handler: rules_board_size,
+    },
+    CommandSpec {
+        name: "gogui-rules_legal_moves",
+        handler: rules_legal_moves,
+    },
+    CommandSpec {
+        name: "gogui-rules_side_to_move",
+        handler: rules_side_to_move,
+    },
+    CommandSpec {
+        name: "gogui-rules_final_result",
+        handler: rules_final_result,
+    },
+    CommandSpec {
+        name: "setboard",
+        handler: setboard,
+    },
+    CommandSpec {
+        name: "solve",
+        handler: solve,
+    },
+    CommandSpec {
+        name: "othello-eval",
+        handler: eval_cmd,
+    },
+];

@@ -1,0 +1,536 @@
+//! Midgame search: iterative deepening principal-variation search (negascout) with
+//! aspiration windows, a transposition table, and move ordering by table move, killers,
+//! history and (at depth >= 3) opponent mobility. Near the end it hands over to the exact
+//! solver. Search never does I/O; it stops on the shared `Limits` (stop token, hard
+//! deadline) polled every node, and starts no iteration after the soft limit.
+use super::bitboard::{flips, moves};
+use super::board::Board;
+use super::endgame::Solver;
+use super::eval::{evaluate, Weights};
+use crate::search::{Deadline, Limits, Poller};
+use std::time::{Duration, Instant};
+
+/// Exact results are scaled to centi-discs like the evaluation.
+pub const DISC: i32 = 100;
+const INF: i32 = 100 * DISC;
+/// At or below this many empties `think` always solves exactly (a fraction of a second).
+const ALWAYS_SOLVE: u32 = 14;
+/// Up to this many empties `think` tries an exact solve after a short midgame search.
+const TRY_SOLVE: u32 = 22;
+const ASPIRATION: i32 = 2 * DISC;
+const MAX_PLY: usize = 64;
+
+/// Cheap static order: corners best, X-squares worst.
+#[rustfmt::skip]
+const SQUARE_ORDER: [i32; 64] = [
+    20, -3, 11,  8,  8, 11, -3, 20,
+    -3, -7, -4,  1,  1, -4, -7, -3,
+    11, -4,  2,  2,  2,  2, -4, 11,
+     8,  1,  2, -3, -3,  2,  1,  8,
+     8,  1,  2, -3, -3,  2,  1,  8,
+    11, -4,  2,  2,  2,  2, -4, 11,
+    -3, -7, -4,  1,  1, -4, -7, -3,
+    20, -3, 11,  8,  8, 11, -3, 20,
+];
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    p: u64,
+    o: u64,
+    value: i16,
+    depth: u8,
+    /// 0 empty, 1 upper bound, 2 lower bound, 3 exact.
+    bound: u8,
+    best: u8,
+}
+
+const UPPER: u8 = 1;
+const LOWER: u8 = 2;
+const EXACT: u8 = 3;
+
+/// The midgame transposition table, one slot per hash, depth-preferred within a search.
+pub struct MidTable {
+    slots: Vec<Entry>,
+    mask: usize,
+}
+
+impl MidTable {
+    pub fn new(mb: usize) -> MidTable {
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Entry>()).next_power_of_two() / 2;
+        MidTable {
+            slots: vec![Entry::default(); n.max(1)],
+            mask: n.max(1) - 1,
+        }
+    }
+    fn probe(&self, b: &Board) -> Option<Entry> {
+        let e = self.slots[b.hash() as usize & self.mask];
+        (e.bound != 0 && e.p == b.p && e.o == b.o).then_some(e)
+    }
+    fn store(&mut self, b: &Board, depth: u32, value: i32, bound: u8, best: u8) {
+        let slot = &mut self.slots[b.hash() as usize & self.mask];
+        let same = slot.p == b.p && slot.o == b.o;
+        if same || slot.depth as u32 <= depth + 2 {
+            *slot = Entry {
+                p: b.p,
+                o: b.o,
+                value: value as i16,
+                depth: depth as u8,
+                bound,
+                best,
+            };
+        }
+    }
+    pub fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// `None`: the side to move must pass (or the game is over).
+    pub best: Option<usize>,
+    /// Centi-discs for the side to move; exact when `exact`.
+    pub score: i32,
+    /// Deepest completed iteration (for exact results, the number of empties).
+    pub depth: u32,
+    pub exact: bool,
+    pub nodes: u64,
+}
+
+pub struct Searcher {
+    pub weights: Weights,
+    table: MidTable,
+    pub solver: Solver,
+    killers: [[u8; 2]; MAX_PLY],
+    history: [i32; 64],
+    nodes: u64,
+    aborted: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Move {
+    sq: u8,
+    score: i32,
+    flips: u64,
+}
+
+impl Searcher {
+    pub fn new(weights: Weights, hash_mb: usize) -> Searcher {
+        Searcher {
+            weights,
+            table: MidTable::new(hash_mb.div_ceil(2).max(1)),
+            solver: Solver::new(hash_mb.div_ceil(2).max(1)),
+            killers: [[64; 2]; MAX_PLY],
+            history: [0; 64],
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// Forget everything learnt about earlier positions (new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.solver.table.clear();
+        self.history = [0; 64];
+    }
+
+    /// Chooses a move within `limits` (blocks until the soft limit ends the deepening or the
+    /// hard limit / stop token ends the search). `max_depth` caps the midgame depth.
+    pub fn think(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
+        let n = b.empties().count_ones();
+        if b.moves() == 0 {
+            let score = if b.is_game_over() {
+                b.final_score() * DISC
+            } else {
+                0
+            };
+            return Found {
+                best: None,
+                score,
+                depth: 0,
+                exact: b.is_game_over(),
+                nodes: 0,
+            };
+        }
+        if n <= ALWAYS_SOLVE {
+            if let Some(f) = self.try_solve(b, limits) {
+                return f;
+            }
+        }
+        if n <= TRY_SOLVE {
+            // A short midgame search first, so an aborted solve still leaves a good move.
+            let d = limits.deadline;
+            let quarter = |t: Option<Instant>| {
+                t.map(|t| d.start + (t.saturating_duration_since(d.start) / 4))
+            };
+            let short = Limits::new(
+                Deadline {
+                    start: d.start,
+                    soft: quarter(d.soft),
+                    hard: quarter(d.soft),
+                },
+                None,
+                limits.stop.clone(),
+            );
+            let mid = self.deepen(b, &short, max_depth);
+            if limits.stop.is_stopped() {
+                return mid;
+            }
+            if let Some(f) = self.try_solve(b, limits) {
+                return f;
+            }
+            return mid;
+        }
+        self.deepen(b, limits, max_depth)
+    }
+
+    fn try_solve(&mut self, b: &Board, limits: &Limits) -> Option<Found> {
+        self.solver
+            .set_limits(limits.stop.clone(), limits.deadline.hard);
+        self.solver.nodes = 0;
+        let r = self.solver.solve(b);
+        if self.solver.was_aborted() {
+            return None;
+        }
+        Some(Found {
+            best: r.best,
+            score: r.score * DISC,
+            depth: b.empties().count_ones(),
+            exact: true,
+            nodes: self.solver.nodes,
+        })
+    }
+
+    /// Iterative deepening with aspiration windows.
+    pub fn deepen(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
+        self.nodes = 0;
+        self.aborted = false;
+        let n = b.empties().count_ones();
+        let mut poller = limits.poller();
+        let mut found = Found {
+            best: Some(b.moves().trailing_zeros() as usize),
+            score: 0,
+            depth: 0,
+            exact: false,
+            nodes: 0,
+        };
+        let max_depth = max_depth.min(n).max(1);
+        let mut prev = 0;
+        for depth in 1..=max_depth {
+            if depth > 1 && !limits.may_start_iteration(self.nodes) {
+                break;
+            }
+            // Each iteration costs several times the last: do not start one that the
+            // remaining soft budget cannot pay for.
+            if depth > 2 {
+                if let Some(soft) = limits.deadline.soft {
+                    let used = limits.deadline.elapsed();
+                    let left = soft.saturating_duration_since(Instant::now());
+                    if left < used.mul_f64(1.5) && used > Duration::from_millis(5) {
+                        break;
+                    }
+                }
+            }
+            let (mut lo, mut hi) = if depth >= 4 {
+                (prev - ASPIRATION, prev + ASPIRATION)
+            } else {
+                (-INF, INF)
+            };
+            loop {
+                let (score, best) = self.root(b, depth, lo, hi, &mut poller, found.best);
+                if self.aborted {
+                    // A move that beat the previous best in this iteration is still better.
+                    if let Some(m) = best {
+                        if score > lo && score > found.score - ASPIRATION {
+                            found.best = Some(m);
+                        }
+                    }
+                    break;
+                }
+                if score <= lo && lo > -INF {
+                    lo = -INF;
+                    continue;
+                }
+                if score >= hi && hi < INF {
+                    hi = INF;
+                    continue;
+                }
+                found.best = best.or(found.best);
+                found.score = score;
+                found.depth = depth;
+                prev = score;
+                break;
+            }
+            tracing::debug!(depth, score = found.score, nodes = self.nodes, "iteration");
+            if self.aborted {
+                break;
+            }
+        }
+        found.nodes = self.nodes;
+        found.exact = found.depth >= n;
+        found
+    }
+
+    /// Root of one iteration: returns (score, best move) within (alpha, beta).
+    fn root(
+        &mut self,
+        b: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        poller: &mut Poller<'_>,
+        first: Option<usize>,
+    ) -> (i32, Option<usize>) {
+        let mut list = [Move::default(); 34];
+        let count = self.order(b, b.moves(), depth, 0, first.map(|m| m as u8), &mut list);
+        let mut best = -INF - 1;
+        let mut best_sq = None;
+        for i in 0..count {
+            pick(&mut list, i, count);
+            let m = list[i];
+            let next = b.play_flips(m.sq as usize, m.flips);
+            let mut v;
+            if i == 0 {
+                v = -self.pvs(&next, depth - 1, -beta, -alpha, 1, poller);
+            } else {
+                v = -self.pvs(&next, depth - 1, -alpha - 1, -alpha, 1, poller);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.pvs(&next, depth - 1, -beta, -alpha, 1, poller);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_sq = Some(m.sq as usize);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_sq)
+    }
+
+    fn pvs(
+        &mut self,
+        b: &Board,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        poller: &mut Poller<'_>,
+    ) -> i32 {
+        self.nodes += 1;
+        if poller.poll(self.nodes) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        if depth == 0 {
+            if b.empties() == 0 {
+                return b.final_score() * DISC;
+            }
+            return evaluate(&self.weights, b);
+        }
+        let entry = self.table.probe(b);
+        let mut tt_move = None;
+        if let Some(e) = entry {
+            tt_move = Some(e.best);
+            if e.depth as u32 >= depth {
+                let v = e.value as i32;
+                match e.bound {
+                    EXACT => return v,
+                    LOWER if v >= beta => return v,
+                    UPPER if v <= alpha => return v,
+                    LOWER => alpha = alpha.max(v),
+                    UPPER => beta = beta.min(v),
+                    _ => {}
+                }
+                if alpha >= beta {
+                    return v;
+                }
+            }
+        }
+        let mv = b.moves();
+        if mv == 0 {
+            if moves(b.o, b.p) == 0 {
+                return b.final_score() * DISC;
+            }
+            return -self.pvs(&b.pass(), depth, -beta, -alpha, ply, poller);
+        }
+        let mut list = [Move::default(); 34];
+        let count = self.order(b, mv, depth, ply, tt_move, &mut list);
+        let orig_alpha = alpha;
+        let mut best = -INF - 1;
+        let mut best_sq = list[0].sq;
+        for i in 0..count {
+            pick(&mut list, i, count);
+            let m = list[i];
+            let next = b.play_flips(m.sq as usize, m.flips);
+            let mut v;
+            if i == 0 {
+                v = -self.pvs(&next, depth - 1, -beta, -alpha, ply + 1, poller);
+            } else {
+                v = -self.pvs(&next, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.pvs(&next, depth - 1, -beta, -alpha, ply + 1, poller);
+                }
+            }
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = m.sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        let k = &mut self.killers[ply.min(MAX_PLY - 1)];
+                        if k[0] != m.sq {
+                            k[1] = k[0];
+                            k[0] = m.sq;
+                        }
+                        self.history[m.sq as usize] += (depth * depth) as i32;
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > orig_alpha {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.table.store(b, depth, best, bound, best_sq);
+        best
+    }
+
+    fn order(
+        &self,
+        b: &Board,
+        mut mv: u64,
+        depth: u32,
+        ply: usize,
+        tt: Option<u8>,
+        list: &mut [Move; 34],
+    ) -> usize {
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let mut count = 0;
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as usize;
+            mv &= mv - 1;
+            let f = flips(b.p, b.o, sq);
+            let mut score = SQUARE_ORDER[sq] * 64 + self.history[sq].min(1 << 20) / 16;
+            if depth >= 3 {
+                let next = b.play_flips(sq, f);
+                let reply = moves(next.p, next.o);
+                score += (20 - reply.count_ones() as i32) << 12;
+            }
+            if killers[0] == sq as u8 {
+                score += 1 << 22;
+            } else if killers[1] == sq as u8 {
+                score += 1 << 21;
+            }
+            if tt == Some(sq as u8) {
+                score = i32::MAX;
+            }
+            list[count] = Move {
+                sq: sq as u8,
+                score,
+                flips: f,
+            };
+            count += 1;
+        }
+        count
+    }
+}
+
+#[inline]
+fn pick(list: &mut [Move; 34], i: usize, count: usize) {
+    let mut best = i;
+    for j in i + 1..count {
+        if list[j].score > list[best].score {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::StopToken;
+
+    fn limits(ms: u64) -> Limits {
+        Limits::new(
+            Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms * 2)),
+            None,
+            StopToken::new(),
+        )
+    }
+
+    #[test]
+    fn finds_a_legal_move_and_respects_the_hard_limit() {
+        let mut s = Searcher::new(Weights::default_weights(), 8);
+        let b = Board::start();
+        let t = Instant::now();
+        let f = s.think(&b, &limits(200), 60);
+        assert!(t.elapsed() < Duration::from_millis(1500));
+        let m = f.best.unwrap();
+        assert!(b.moves() >> m & 1 != 0);
+        assert!(f.depth >= 3, "depth {}", f.depth);
+    }
+
+    #[test]
+    fn full_depth_search_equals_the_exact_solver() {
+        // With depth = empties the midgame search is exact; compare it with the solver on
+        // FFO #40-like positions trimmed to a few empties by playing solver moves.
+        let (mut b, _) = Board::from_obf(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------",
+            "X",
+        )
+        .unwrap();
+        let mut solver = Solver::new(8);
+        while b.empties().count_ones() > 10 {
+            match solver.solve(&b).best {
+                Some(m) => b = b.play(m).unwrap(),
+                None => b = b.pass(),
+            }
+        }
+        let exact = solver.solve(&b).score;
+        let mut s = Searcher::new(Weights::default_weights(), 8);
+        let l = Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let f = s.deepen(&b, &l, 64);
+        assert!(f.exact, "{f:?}");
+        assert_eq!(f.score, exact * DISC);
+    }
+
+    #[test]
+    fn takes_the_corner_when_it_is_free() {
+        // Black to move can take a1 (flipping b2 towards c3); nothing else compares.
+        let mut sq = ["-"; 64];
+        for (i, c) in [
+            (9, "O"),
+            (18, "X"),
+            (27, "X"),
+            (28, "O"),
+            (35, "O"),
+            (36, "X"),
+        ] {
+            sq[i] = c;
+        }
+        let (b, _) = Board::from_obf(&sq.concat(), "X").unwrap();
+        assert!(b.moves() & 1 != 0);
+        let mut s = Searcher::new(Weights::default_weights(), 8);
+        let f = s.deepen(&b, &limits(300), 4);
+        assert_eq!(f.best, Some(0));
+    }
+}
