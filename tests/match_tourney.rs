@@ -308,3 +308,50 @@ fn bad_arguments_are_errors() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// Two instances of our Othello engine, one round from the shipped opening file (the Tiger,
+/// five moves), adjudicated by our disc count after 24 moves: both games complete without
+/// a fault, colours swapped, records are SGF GM[2] starting with the opening.
+#[test]
+fn own_othello_engine_plays_a_two_game_match() {
+    let dir = temp_dir("othello");
+    let engine =
+        |name: &str| format!("name={name} cmd={QUARTET} othello --move-time 0.05 --hash-mb 4");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/openings/othello.txt");
+    let out = quartet(&[
+        "match",
+        "othello",
+        "--engine",
+        &engine("a"),
+        "--engine",
+        &engine("b"),
+        "--openings",
+        openings,
+        // No time_settings: the engines keep their own 0.05 s a move (a per-move limit
+        // sent with time_settings would replace it); the hang guard bounds each move.
+        "--hang-timeout",
+        "30",
+        "--max-moves",
+        "24",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let table = stdout(&out);
+    assert!(
+        table.contains("othello 8x8, round-robin, 1 rounds: 2 of 2 games"),
+        "{table}"
+    );
+    let g = games(&dir);
+    assert_eq!(g.len(), 2);
+    for line in &g {
+        assert!(matches!(line[7].as_str(), "score" | "resign"), "{line:?}");
+        assert_eq!(line[8], "24", "{line:?}");
+        let n: usize = line[1].parse().unwrap();
+        let sgf =
+            std::fs::read_to_string(dir.join(format!("records/game-{:05}.sgf", n + 1))).unwrap();
+        assert!(sgf.starts_with("(;FF[4]GM[2]"), "{sgf}");
+        // Tiger: f5 d6 c3 d3 c4.
+        assert!(sgf.contains(";B[fe];W[df];B[cc];W[dc];B[cd]"), "{sgf}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

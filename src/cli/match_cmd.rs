@@ -5,6 +5,7 @@
 use super::match_tourney::{run_general, run_merge, Common, MergeArgs, TourneyArgs};
 use crate::matches::go_referee::GoReferee;
 use crate::matches::gtp_client::StderrTarget;
+use crate::matches::othello_referee::OthelloReferee;
 use crate::matches::referee::EndReason;
 use crate::matches::runner::{run_go_match, EngineSpec, GameReport, MatchConfig};
 use clap::{Args, Subcommand};
@@ -21,6 +22,8 @@ pub struct MatchArgs {
 enum MatchGame {
     /// A Go match or tournament between GTP engines.
     Go(Box<GoMatchArgs>),
+    /// An Othello tournament between engines speaking the dialect of protocols/othello.md.
+    Othello(Box<OthelloMatchArgs>),
     /// Combine the results of shards (`--shard i/n --out DIR`) into one table.
     Merge(MergeArgs),
 }
@@ -81,9 +84,56 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     match args.game {
         MatchGame::Go(a) if !a.tourney.engines.is_empty() => run_go_general(*a),
         MatchGame::Go(a) => run_go(*a),
+        MatchGame::Othello(a) => run_othello(*a),
         MatchGame::Merge(a) => run_merge(a),
     }
     .map_err(|e| format!("match: {e}"))
+}
+
+/// Options of `quartet match othello` (the general form only).
+#[derive(Args, Debug)]
+struct OthelloMatchArgs {
+    /// Per-move time limit for every engine, sent as `time_settings 0 T 1` and enforced.
+    #[arg(long, value_name = "SECS")]
+    time_per_move: Option<f64>,
+    /// Allowance on top of a move limit for process and pipe latency.
+    #[arg(long, value_name = "SECS", default_value_t = 0.5)]
+    time_margin: f64,
+    /// With no move limit, a genmove taking longer than this loses as a hang.
+    #[arg(long, value_name = "SECS", default_value_t = 120.0)]
+    hang_timeout: f64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Append the engines' stderr to this file (default: discarded).
+    #[arg(long, value_name = "FILE")]
+    engine_stderr: Option<PathBuf>,
+    #[command(flatten)]
+    tourney: TourneyArgs,
+}
+
+/// `quartet match othello --engine ... --engine ...`.
+fn run_othello(a: OthelloMatchArgs) -> Result<(), String> {
+    let cap = a.tourney.max_moves;
+    let new_game = move || {
+        let g = OthelloReferee::new();
+        match cap {
+            Some(n) => g.with_max_moves(n),
+            None => g,
+        }
+    };
+    let common = Common {
+        time_per_move: limit("--time-per-move", a.time_per_move)?,
+        margin: seconds("--time-margin", a.time_margin)?,
+        hang_timeout: seconds("--hang-timeout", a.hang_timeout)?,
+        concurrency: a.concurrency,
+        stderr: a
+            .engine_stderr
+            .clone()
+            .map_or(StderrTarget::Null, StderrTarget::File),
+        records: None,
+    };
+    run_general("othello 8x8".into(), "sgf", new_game, a.tourney, common)
 }
 
 /// `quartet match go --engine ... --engine ...`.

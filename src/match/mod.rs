@@ -4,6 +4,7 @@
 pub mod elo;
 pub mod go_referee;
 pub mod gtp_client;
+pub mod othello_referee;
 pub mod referee;
 pub mod report;
 pub mod results;
