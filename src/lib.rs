@@ -1,5 +1,6 @@
 //! quartet: four board-game engines behind GTP-style protocols.
 pub mod color;
+pub mod dots;
 pub mod go;
 pub mod protocol;
 pub mod search;
