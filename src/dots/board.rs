@@ -298,7 +298,7 @@ mod tests {
         }
         assert_eq!(
             b.render(),
-            " 2 +---+   +\n   | B |    \n 1 +---+   +\n   a   b   c"
+            " 2 +---+   +\n   | W |    \n 1 +---+   +\n   a   b   c"
         );
     }
 
