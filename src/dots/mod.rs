@@ -4,6 +4,7 @@
 //! `chains` analyses a position; `solver` searches exactly; `play` picks moves under a clock;
 //! `engine` is the protocol front end (the only part that formats protocol answers).
 pub mod board;
+pub mod chains;
 pub mod geometry;
 pub mod notation;
 
