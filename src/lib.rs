@@ -1,4 +1,5 @@
 //! quartet: four board-game engines behind GTP-style protocols.
+pub mod cli;
 pub mod color;
 pub mod dots;
 pub mod go;

@@ -7,6 +7,8 @@ pub mod board;
 pub mod chains;
 pub mod geometry;
 pub mod notation;
+pub mod solver;
+pub mod symmetry;
 
 pub use board::{Board, EdgeSet, MoveError};
 pub use geometry::Geometry;

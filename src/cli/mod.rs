@@ -1,0 +1,2 @@
+//! Command-line subcommands, one file each.
+pub mod dots;
