@@ -7,6 +7,7 @@ pub mod board;
 pub mod chains;
 pub mod geometry;
 pub mod notation;
+pub mod play;
 pub mod solver;
 pub mod symmetry;
 
