@@ -3,5 +3,6 @@ pub mod cli;
 pub mod color;
 pub mod dots;
 pub mod go;
+pub mod logging;
 pub mod protocol;
 pub mod search;

@@ -1,2 +1,4 @@
-//! Command-line subcommands, one file each.
+//! The command line: one small module per subcommand.
+pub mod bench;
 pub mod dots;
+pub mod go;

@@ -6,6 +6,7 @@
 pub mod board;
 pub mod chains;
 pub mod geometry;
+pub mod gtp;
 pub mod notation;
 pub mod play;
 pub mod solver;

@@ -3,13 +3,11 @@
 //! is an exact solve, and then the search ends early.
 //!
 //! Time: a soft limit (no new iteration starts after it) and a hard limit (the running
-//! search stops, polled every 1024 nodes). The shared `quartet::search` stop/time pieces
-//! were not on main when this was written, so this module carries its own minimal pair:
-//! an `AtomicBool` stop flag and an `Instant` deadline.
+//! search stops, polled every 1024 nodes), both from the shared time manager
+//! (`quartet::search::time`), plus the shared `StopToken`.
 use super::solver::{Solver, EXACT};
 use super::Board;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use crate::search::StopToken;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,12 +24,14 @@ pub struct Choice {
 /// Transposition table size for play (2^20 entries of 32 bytes = 32 MB).
 pub const PLAY_TT_BITS: u32 = 20;
 
-/// Picks a move for the side to move within `budget` (blocks at most about that long).
-/// `None` only when the game is over.
+/// Picks a move for the side to move. Blocks until the search ends: at the first iteration
+/// boundary after `soft`, or at `hard` at the latest (both from the call). `None` only when
+/// the game is over.
 pub fn choose_move(
     board: &Board,
-    budget: Duration,
-    stop: Option<Arc<AtomicBool>>,
+    soft: Duration,
+    hard: Duration,
+    stop: Option<StopToken>,
 ) -> Option<Choice> {
     let start = Instant::now();
     let legal: Vec<usize> = board.legal_edges().collect();
@@ -52,8 +52,7 @@ pub fn choose_move(
     if roots.len() == 1 {
         return Some(best);
     }
-    solver.set_limits(stop, Some(start + budget));
-    let soft = budget / 3;
+    solver.set_limits(stop, Some(start + hard));
     let mut order = roots;
     for depth in 1..EXACT {
         solver.hit_horizon = false;
@@ -157,7 +156,7 @@ mod tests {
     fn small_boards_are_played_perfectly() {
         // 2x2: only boundary first moves win (+2); the chosen move must be one.
         let b = Board::new(2, 2).unwrap();
-        let c = choose_move(&b, Duration::from_secs(5), None).unwrap();
+        let c = choose_move(&b, Duration::from_secs(5), Duration::from_secs(5), None).unwrap();
         assert!(c.exact);
         assert_eq!(c.value, 2);
         assert!(b
@@ -171,7 +170,13 @@ mod tests {
         for (c, r) in [(5, 5), (7, 8), (8, 8)] {
             let b = Board::new(c, r).unwrap();
             let t = Instant::now();
-            let choice = choose_move(&b, Duration::from_millis(300), None).unwrap();
+            let choice = choose_move(
+                &b,
+                Duration::from_millis(100),
+                Duration::from_millis(300),
+                None,
+            )
+            .unwrap();
             assert!(
                 t.elapsed() < Duration::from_millis(800),
                 "{c}x{r}: {:?}",
@@ -187,7 +192,13 @@ mod tests {
         for s in ["a1-b1", "a1-a2", "b1-b2"] {
             b.play(b.edge_index(&s.parse().unwrap()).unwrap()).unwrap();
         }
-        let c = choose_move(&b, Duration::from_millis(200), None).unwrap();
+        let c = choose_move(
+            &b,
+            Duration::from_millis(200),
+            Duration::from_millis(200),
+            None,
+        )
+        .unwrap();
         assert_eq!(b.edge_name(c.edge).to_string(), "a2-b2");
     }
 }

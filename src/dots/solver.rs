@@ -11,8 +11,7 @@ use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
 use super::Board;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use crate::search::StopToken;
 use std::time::Instant;
 
 /// Depth meaning "search to the end": never decremented, never evaluated.
@@ -55,7 +54,7 @@ pub struct Solver {
     tt: Vec<Entry>,
     memo: LoonyMemo,
     pub nodes: u64,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<StopToken>,
     deadline: Option<Instant>,
     stopped: bool,
     /// Set when a depth-limited search used the heuristic evaluation.
@@ -129,7 +128,7 @@ impl Solver {
 
     /// Stops the search when `flag` is raised or at `deadline`; a stopped search's results
     /// are meaningless and `stopped()` says so.
-    pub fn set_limits(&mut self, flag: Option<Arc<AtomicBool>>, deadline: Option<Instant>) {
+    pub fn set_limits(&mut self, flag: Option<StopToken>, deadline: Option<Instant>) {
         self.stop = flag;
         self.deadline = deadline;
         self.stopped = false;
@@ -243,10 +242,7 @@ impl Solver {
 
     fn check_stop(&mut self) -> bool {
         if self.nodes & 1023 == 0 {
-            let flag = self
-                .stop
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed));
+            let flag = self.stop.as_ref().is_some_and(StopToken::is_stopped);
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             self.stopped |= flag || late;
         }

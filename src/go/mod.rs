@@ -1,1 +1,10 @@
 //! Go: rules, scoring, SGF, Monte-Carlo tree search and the GTP front end.
+pub mod bench;
+pub mod board;
+pub mod game;
+pub mod gtp;
+pub mod handicap;
+pub mod mcts;
+pub mod patterns;
+pub mod player;
+pub mod playout;

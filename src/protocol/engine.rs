@@ -53,4 +53,9 @@ pub trait GtpEngine: Send + 'static {
     fn commands() -> &'static [CommandSpec<Self>]
     where
         Self: Sized;
+
+    /// Called once when the server stops (after `quit` is answered, or at EOF on input),
+    /// on the dispatcher thread. Engines with worker threads stop and join them here.
+    /// Must not block for long: the process exits right after.
+    fn on_quit(&mut self) {}
 }

@@ -1,4 +1,10 @@
 //! The GTP framing shared by all four games: parsing command lines, formatting answers,
 //! a command table per engine, and the stdin/stdout server loop. No game knowledge lives here.
+pub mod answer;
 pub mod coords;
 pub mod engine;
+pub mod framing;
+pub mod server;
+
+pub use engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Handler, Reply};
+pub use server::{run_stdio, serve};

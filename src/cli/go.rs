@@ -1,0 +1,52 @@
+//! `quartet go`: the Go engine as a GTP version 2 server on stdin/stdout.
+use clap::Args;
+use std::time::Duration;
+
+use crate::go::gtp::GoEngine;
+use crate::go::player::PlayerConfig;
+
+#[derive(Args, Debug)]
+pub struct GoArgs {
+    /// Fixed playouts per move and thread (reproducible play); overrides the clock.
+    #[arg(long)]
+    pub playouts: Option<u64>,
+    /// Search threads (root parallelism).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of the playout random numbers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seconds per move when no time control was set with time_settings.
+    #[arg(long, default_value_t = 1.0)]
+    pub move_time: f64,
+    /// Resign below this win rate (0 never resigns).
+    #[arg(long, default_value_t = 0.08)]
+    pub resign_threshold: f32,
+    /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
+    #[arg(long)]
+    pub log_level: Option<String>,
+}
+
+pub fn run(args: GoArgs) -> Result<(), String> {
+    crate::logging::init_logging(args.log_level.as_deref());
+    if args.threads == 0 || args.threads > 256 {
+        return Err("--threads must be between 1 and 256".into());
+    }
+    if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
+        return Err("--move-time must be in (0, 86400] seconds".into());
+    }
+    if args.playouts == Some(0) {
+        return Err("--playouts must be at least 1".into());
+    }
+    if !(0.0..1.0).contains(&args.resign_threshold) {
+        return Err("--resign-threshold must be in [0, 1)".into());
+    }
+    let config = PlayerConfig {
+        playouts: args.playouts,
+        threads: args.threads,
+        seed: args.seed,
+        resign_threshold: args.resign_threshold,
+    };
+    let engine = GoEngine::new(config, Duration::from_secs_f64(args.move_time));
+    crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+}

@@ -1,0 +1,40 @@
+//! `quartet bench go`: light playouts per second on the empty board, one thread.
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::time::{Duration, Instant};
+
+use super::board::Board;
+use super::playout;
+
+pub struct PlayoutRate {
+    pub playouts: u64,
+    pub moves: u64,
+    pub seconds: f64,
+    /// Black wins with komi 7.5 (a sanity figure: light playouts favour white a little).
+    pub black_wins: u64,
+}
+
+/// Runs light (uniformly random, eye-avoiding) or heavy playouts from the empty board
+/// for about `duration`.
+pub fn playout_rate(size: usize, duration: Duration, heavy: bool, seed: u64) -> PlayoutRate {
+    let empty = Board::new(size);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let start = Instant::now();
+    let (mut playouts, mut moves, mut black_wins) = (0u64, 0u64, 0u64);
+    while playouts % 256 != 0 || start.elapsed() < duration {
+        let mut b = empty.clone();
+        let balance = playout::run(&mut b, heavy, &mut rng, None);
+        moves += (b.stone_count(crate::color::Color::Black)
+            + b.stone_count(crate::color::Color::White)) as u64;
+        if balance as f32 > 7.5 {
+            black_wins += 1;
+        }
+        playouts += 1;
+    }
+    PlayoutRate {
+        playouts,
+        moves,
+        seconds: start.elapsed().as_secs_f64(),
+        black_wins,
+    }
+}

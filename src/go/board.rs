@@ -1,0 +1,816 @@
+//! The Go board: stones, strings with exact liberty counts, captures, simple ko and Zobrist
+//! hashing, all in fixed-size arrays so a playout copies the board once and never allocates.
+//!
+//! Points index a padded array of width `size + 2`, so every on-board point has four
+//! neighbours and the border needs no bounds checks.
+use crate::color::Color;
+
+/// A point: an index into the padded array. Convert with [`Board::point`]/[`Board::col_row`].
+pub type Point = usize;
+
+pub const MAX_SIZE: usize = 19;
+const MAX_WIDTH: usize = MAX_SIZE + 2;
+/// Number of slots in the padded array of the largest board.
+pub const MAX_POINTS: usize = MAX_WIDTH * MAX_WIDTH;
+
+/// True for the sizes GTP `boardsize` accepts here.
+pub fn valid_size(size: usize) -> bool {
+    (2..=MAX_SIZE).contains(&size)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Move {
+    Pass,
+    Play(Point),
+}
+
+/// Contents of a slot of the padded array.
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const BORDER: u8 = 3;
+
+#[inline]
+pub(crate) fn cell(c: Color) -> u8 {
+    c as u8 + 1
+}
+
+const fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Zobrist keys for [colour][point], fixed at compile time so hashes are reproducible.
+static ZOBRIST: [[u64; MAX_POINTS]; 2] = {
+    let mut keys = [[0u64; MAX_POINTS]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut p = 0;
+        while p < MAX_POINTS {
+            keys[c][p] = splitmix((c * MAX_POINTS + p) as u64 * 7919 + 12345);
+            p += 1;
+        }
+        c += 1;
+    }
+    keys
+};
+
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    width: usize,
+    cells: [u8; MAX_POINTS],
+    /// Head point of the string a stone belongs to.
+    head: [u16; MAX_POINTS],
+    /// Next stone of the same string (circular list).
+    next: [u16; MAX_POINTS],
+    /// Liberties and stone count, valid at a string's head.
+    libs: [u16; MAX_POINTS],
+    stones: [u16; MAX_POINTS],
+    empties: [u16; MAX_POINTS],
+    empty_pos: [u16; MAX_POINTS],
+    n_empty: usize,
+    /// Point forbidden to `ko_color` by the simple ko rule (0 = none).
+    ko: usize,
+    ko_color: Color,
+    hash: u64,
+    to_move: Color,
+    captures: [u32; 2],
+    stone_count: [u16; 2],
+    last_move: Option<Move>,
+    last2_move: Option<Move>,
+    /// Scratch marks for liberty recounts; a generation counter avoids clearing.
+    mark: [u32; MAX_POINTS],
+    mark_gen: u32,
+}
+
+impl Board {
+    /// An empty board. `size` must satisfy [`valid_size`]; larger sizes are clamped to 19.
+    pub fn new(size: usize) -> Board {
+        let size = size.clamp(1, MAX_SIZE);
+        let width = size + 2;
+        let mut b = Board {
+            size,
+            width,
+            cells: [BORDER; MAX_POINTS],
+            head: [0; MAX_POINTS],
+            next: [0; MAX_POINTS],
+            libs: [0; MAX_POINTS],
+            stones: [0; MAX_POINTS],
+            empties: [0; MAX_POINTS],
+            empty_pos: [0; MAX_POINTS],
+            n_empty: 0,
+            ko: 0,
+            ko_color: Color::Black,
+            hash: 0,
+            to_move: Color::Black,
+            captures: [0; 2],
+            stone_count: [0; 2],
+            last_move: None,
+            last2_move: None,
+            mark: [0; MAX_POINTS],
+            mark_gen: 0,
+        };
+        for row in 0..size {
+            for col in 0..size {
+                let p = b.point(col, row);
+                b.cells[p] = EMPTY;
+                b.empty_pos[p] = b.n_empty as u16;
+                b.empties[b.n_empty] = p as u16;
+                b.n_empty += 1;
+            }
+        }
+        b
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Stride of the padded array: `point(c, r + 1) == point(c, r) + width()`.
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The point at 0-based `col`, `row` (row 0 is the bottom row, GTP row 1).
+    #[inline]
+    pub fn point(&self, col: usize, row: usize) -> Point {
+        (row + 1) * self.width + col + 1
+    }
+
+    #[inline]
+    pub fn col_row(&self, p: Point) -> (usize, usize) {
+        (p % self.width - 1, p / self.width - 1)
+    }
+
+    /// Every on-board point, bottom row first.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.size).flat_map(move |r| (0..self.size).map(move |c| self.point(c, r)))
+    }
+
+    #[inline]
+    pub fn is_on_board(&self, p: Point) -> bool {
+        p < MAX_POINTS && self.cells[p] != BORDER
+    }
+
+    #[inline]
+    pub fn stone(&self, p: Point) -> Option<Color> {
+        match self.cells[p] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.cells[p] == EMPTY
+    }
+
+    #[inline]
+    pub fn neighbors(&self, p: Point) -> [Point; 4] {
+        [p - self.width, p - 1, p + 1, p + self.width]
+    }
+
+    #[inline]
+    pub fn diagonals(&self, p: Point) -> [Point; 4] {
+        [
+            p - self.width - 1,
+            p - self.width + 1,
+            p + self.width - 1,
+            p + self.width + 1,
+        ]
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    pub fn set_to_move(&mut self, c: Color) {
+        self.to_move = c;
+    }
+
+    /// Hash of the stones alone (what positional superko compares).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn ko_point(&self) -> Option<Point> {
+        (self.ko != 0).then_some(self.ko)
+    }
+
+    /// Stones captured so far by `c`.
+    pub fn captures(&self, c: Color) -> u32 {
+        self.captures[c.index()]
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.last_move
+    }
+
+    pub fn last2_move(&self) -> Option<Move> {
+        self.last2_move
+    }
+
+    #[inline]
+    pub fn empty_points(&self) -> &[u16] {
+        &self.empties[..self.n_empty]
+    }
+
+    /// Liberties of the string through `p` (0 for an empty point).
+    #[inline]
+    pub fn libs(&self, p: Point) -> usize {
+        if self.cells[p] == EMPTY || self.cells[p] == BORDER {
+            0
+        } else {
+            self.libs[self.head[p] as usize] as usize
+        }
+    }
+
+    /// Stones in the string through `p`.
+    #[inline]
+    pub fn string_len(&self, p: Point) -> usize {
+        self.stones[self.head[p] as usize] as usize
+    }
+
+    #[inline]
+    pub fn string_head(&self, p: Point) -> Point {
+        self.head[p] as usize
+    }
+
+    /// Calls `f` on every stone of the string through `p`.
+    pub fn for_each_stone(&self, p: Point, mut f: impl FnMut(Point)) {
+        let mut q = p;
+        loop {
+            f(q);
+            q = self.next[q] as usize;
+            if q == p {
+                break;
+            }
+        }
+    }
+
+    /// The liberty of a string in atari, or `None` if it has more liberties (or none).
+    pub fn atari_lib(&self, p: Point) -> Option<Point> {
+        if self.libs(p) != 1 {
+            return None;
+        }
+        self.first_lib(p)
+    }
+
+    /// A liberty of the string through `s` other than `p`, if any.
+    pub fn lib_other_than(&self, s: Point, p: Point) -> Option<Point> {
+        let mut q = s;
+        loop {
+            for n in self.neighbors(q) {
+                if n != p && self.cells[n] == EMPTY {
+                    return Some(n);
+                }
+            }
+            q = self.next[q] as usize;
+            if q == s {
+                return None;
+            }
+        }
+    }
+
+    /// Stones of `c` on the board.
+    pub fn stone_count(&self, c: Color) -> usize {
+        self.stone_count[c.index()] as usize
+    }
+
+    fn first_lib(&self, p: Point) -> Option<Point> {
+        let mut q = p;
+        loop {
+            for n in self.neighbors(q) {
+                if self.cells[n] == EMPTY {
+                    return Some(n);
+                }
+            }
+            q = self.next[q] as usize;
+            if q == p {
+                return None;
+            }
+        }
+    }
+
+    /// Up to two liberties of the string through `p` (for ladder and atari logic).
+    pub fn two_libs(&mut self, p: Point) -> [Option<Point>; 2] {
+        let mut out = [None; 2];
+        let mut k = 0;
+        let gen = self.next_gen();
+        let mut q = p;
+        loop {
+            for n in self.neighbors(q) {
+                if self.cells[n] == EMPTY && self.mark[n] != gen {
+                    self.mark[n] = gen;
+                    out[k] = Some(n);
+                    k += 1;
+                    if k == 2 {
+                        return out;
+                    }
+                }
+            }
+            q = self.next[q] as usize;
+            if q == p {
+                return out;
+            }
+        }
+    }
+
+    fn next_gen(&mut self) -> u32 {
+        self.mark_gen = self.mark_gen.wrapping_add(1);
+        if self.mark_gen == 0 {
+            self.mark = [0; MAX_POINTS];
+            self.mark_gen = 1;
+        }
+        self.mark_gen
+    }
+
+    /// Whether `c` may play at `p`: empty, not the simple-ko point, and not suicide.
+    /// Positional superko is checked by [`crate::go::game::Game`], not here.
+    #[inline]
+    pub fn is_legal(&self, c: Color, p: Point) -> bool {
+        if self.cells[p] != EMPTY || p == self.ko && c == self.ko_color {
+            return false;
+        }
+        !self.is_suicide(c, p)
+    }
+
+    /// Whether a stone of `c` at empty `p` would have no liberties after captures.
+    #[inline]
+    pub fn is_suicide(&self, c: Color, p: Point) -> bool {
+        let own = cell(c);
+        for n in self.neighbors(p) {
+            let v = self.cells[n];
+            if v == EMPTY {
+                return false;
+            }
+            if v == BORDER {
+                continue;
+            }
+            let l = self.libs[self.head[n] as usize];
+            if (v == own) == (l > 1) {
+                // A friend with a spare liberty, or an enemy we capture.
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `p` is an eye of `c` that `c` should never fill: all neighbours are `c` (or
+    /// edge) and the diagonals do not let the opponent make it false (at most one enemy
+    /// diagonal in the middle, none on the edge).
+    #[inline]
+    pub fn is_eye(&self, c: Color, p: Point) -> bool {
+        if self.cells[p] != EMPTY {
+            return false;
+        }
+        let own = cell(c);
+        for n in self.neighbors(p) {
+            let v = self.cells[n];
+            if v != own && v != BORDER {
+                return false;
+            }
+        }
+        let enemy = cell(c.opponent());
+        let mut bad = 0;
+        let mut edge = false;
+        for d in self.diagonals(p) {
+            let v = self.cells[d];
+            if v == enemy {
+                bad += 1;
+            } else if v == BORDER {
+                edge = true;
+            }
+        }
+        if edge {
+            bad == 0
+        } else {
+            bad <= 1
+        }
+    }
+
+    /// Plays a move already known to be legal (see [`Board::is_legal`]).
+    pub fn play_legal(&mut self, c: Color, mv: Move) {
+        self.last2_move = self.last_move;
+        self.last_move = Some(mv);
+        self.to_move = c.opponent();
+        match mv {
+            Move::Pass => self.ko = 0,
+            Move::Play(p) => self.place(c, p),
+        }
+    }
+
+    /// Plays `mv` for `c` if it is legal under the board's rules (no superko); returns whether
+    /// it was played. An illegal move leaves the board unchanged.
+    pub fn play(&mut self, c: Color, mv: Move) -> bool {
+        if let Move::Play(p) = mv {
+            if !self.is_on_board(p) || !self.is_legal(c, p) {
+                return false;
+            }
+        }
+        self.play_legal(c, mv);
+        true
+    }
+
+    fn place(&mut self, c: Color, p: Point) {
+        let own = cell(c);
+        let enemy = cell(c.opponent());
+        self.remove_empty(p);
+        self.cells[p] = own;
+        self.head[p] = p as u16;
+        self.next[p] = p as u16;
+        self.stones[p] = 1;
+        self.stone_count[c.index()] += 1;
+        self.hash ^= ZOBRIST[c.index()][p];
+
+        // Every distinct enemy string next to p loses the liberty p.
+        let mut captured = 0usize;
+        let mut ko_candidate = 0usize;
+        let nbrs = self.neighbors(p);
+        for (i, &n) in nbrs.iter().enumerate() {
+            if self.cells[n] != enemy {
+                continue;
+            }
+            let h = self.head[n];
+            if nbrs[..i]
+                .iter()
+                .any(|&m| self.head[m] == h && self.cells[m] == enemy)
+            {
+                continue;
+            }
+            let h = h as usize;
+            self.libs[h] -= 1;
+            if self.libs[h] == 0 {
+                let len = self.stones[h] as usize;
+                captured += len;
+                ko_candidate = n;
+                self.remove_string(h, c);
+            }
+        }
+        self.captures[c.index()] += captured as u32;
+
+        // Friendly strings around p: the common single-string case is updated in place
+        // (p stops being a liberty, p's empty neighbours not yet touching the string become
+        // ones); joining two or more strings recounts.
+        let mut friend = 0usize;
+        let mut several = false;
+        for n in nbrs {
+            if self.cells[n] == own {
+                let h = self.head[n] as usize;
+                if friend == 0 {
+                    friend = h;
+                } else if h != friend {
+                    several = true;
+                }
+            }
+        }
+        let h = if friend == 0 {
+            self.libs[p] = nbrs.iter().filter(|&&n| self.cells[n] == EMPTY).count() as u16;
+            p
+        } else if !several {
+            let mut libs = self.libs[friend] - 1;
+            for n in nbrs {
+                if self.cells[n] == EMPTY
+                    && !self
+                        .neighbors(n)
+                        .iter()
+                        .any(|&m| m != p && self.cells[m] == own && self.head[m] as usize == friend)
+                {
+                    libs += 1;
+                }
+            }
+            self.merge(friend, p);
+            let h = self.head[p] as usize;
+            self.libs[h] = libs;
+            h
+        } else {
+            for n in nbrs {
+                if self.cells[n] == own && self.head[n] != self.head[p] {
+                    self.merge(p, n);
+                }
+            }
+            let h = self.head[p] as usize;
+            self.libs[h] = self.count_libs(h);
+            h
+        };
+        self.ko = if captured == 1 && self.stones[h] == 1 && self.libs[h] == 1 {
+            self.ko_color = c.opponent();
+            ko_candidate
+        } else {
+            0
+        };
+    }
+
+    /// Merges the string through `b` into the string through `a`.
+    fn merge(&mut self, a: Point, b: Point) {
+        let (mut ha, mut hb) = (self.head[a] as usize, self.head[b] as usize);
+        if self.stones[ha] < self.stones[hb] {
+            std::mem::swap(&mut ha, &mut hb);
+        }
+        let mut q = hb;
+        loop {
+            self.head[q] = ha as u16;
+            q = self.next[q] as usize;
+            if q == hb {
+                break;
+            }
+        }
+        self.next.swap(ha, hb);
+        self.stones[ha] += self.stones[hb];
+    }
+
+    fn count_libs(&mut self, h: Point) -> u16 {
+        let gen = self.next_gen();
+        let mut count = 0;
+        let mut q = h;
+        loop {
+            for n in self.neighbors(q) {
+                if self.cells[n] == EMPTY && self.mark[n] != gen {
+                    self.mark[n] = gen;
+                    count += 1;
+                }
+            }
+            q = self.next[q] as usize;
+            if q == h {
+                return count;
+            }
+        }
+    }
+
+    /// Removes a captured string; each capturer string next to a freed point gains it.
+    fn remove_string(&mut self, h: Point, capturer: Color) {
+        let victim = capturer.opponent();
+        let mut q = h;
+        loop {
+            let nx = self.next[q] as usize;
+            self.cells[q] = EMPTY;
+            self.stone_count[victim.index()] -= 1;
+            self.hash ^= ZOBRIST[victim.index()][q];
+            self.add_empty(q);
+            let nbrs = self.neighbors(q);
+            for (i, &n) in nbrs.iter().enumerate() {
+                if self.cells[n] != cell(capturer) {
+                    continue;
+                }
+                let hn = self.head[n];
+                if nbrs[..i]
+                    .iter()
+                    .any(|&m| self.head[m] == hn && self.cells[m] == cell(capturer))
+                {
+                    continue;
+                }
+                self.libs[hn as usize] += 1;
+            }
+            q = nx;
+            if q == h {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, p: Point) {
+        let i = self.empty_pos[p] as usize;
+        self.n_empty -= 1;
+        let last = self.empties[self.n_empty];
+        self.empties[i] = last;
+        self.empty_pos[last as usize] = i as u16;
+    }
+
+    #[inline]
+    fn add_empty(&mut self, p: Point) {
+        self.empty_pos[p] = self.n_empty as u16;
+        self.empties[self.n_empty] = p as u16;
+        self.n_empty += 1;
+    }
+
+    /// Area (Chinese, Tromp–Taylor) count: black stones and empty regions reaching only black,
+    /// minus the same for white. Komi is not included.
+    pub fn area_balance(&self) -> i32 {
+        let mut owner = [0u8; MAX_POINTS];
+        self.fill_area_owner(&mut owner);
+        let mut balance = 0;
+        for p in self.points() {
+            match owner[p] {
+                1 => balance += 1,
+                2 => balance -= 1,
+                _ => {}
+            }
+        }
+        balance
+    }
+
+    /// For each point: 1 black area, 2 white area, 0 neutral (dame or empty touching both).
+    pub fn fill_area_owner(&self, owner: &mut [u8; MAX_POINTS]) {
+        let mut seen = [false; MAX_POINTS];
+        let mut stack = [0u16; MAX_POINTS];
+        let mut region = [0u16; MAX_POINTS];
+        for p in self.points() {
+            let v = self.cells[p];
+            if v != EMPTY {
+                owner[p] = v;
+                continue;
+            }
+            if seen[p] {
+                continue;
+            }
+            // Flood the empty region, noting which colours it touches.
+            let (mut sp, mut rn, mut touches) = (0, 0, 0u8);
+            stack[sp] = p as u16;
+            sp += 1;
+            seen[p] = true;
+            while sp > 0 {
+                sp -= 1;
+                let q = stack[sp] as usize;
+                region[rn] = q as u16;
+                rn += 1;
+                for n in self.neighbors(q) {
+                    match self.cells[n] {
+                        EMPTY if !seen[n] => {
+                            seen[n] = true;
+                            stack[sp] = n as u16;
+                            sp += 1;
+                        }
+                        1 => touches |= 1,
+                        2 => touches |= 2,
+                        _ => {}
+                    }
+                }
+            }
+            let o = if touches == 1 || touches == 2 {
+                touches
+            } else {
+                0
+            };
+            for &q in &region[..rn] {
+                owner[q as usize] = o;
+            }
+        }
+    }
+
+    /// Removes a stone without capture logic; used to take dead stones off before scoring
+    /// and by set-up code. Rebuilds string data, so it is slow but exact.
+    pub fn remove_stones(&mut self, points: &[Point]) {
+        let mut stones: Vec<(Color, Point)> = Vec::new();
+        for p in self.points() {
+            if let Some(c) = self.stone(p) {
+                if !points.contains(&p) {
+                    stones.push((c, p));
+                }
+            }
+        }
+        self.rebuild(&stones);
+    }
+
+    /// Puts set-up stones (handicap, SGF `AB`/`AW`) on the board. Returns false and changes
+    /// nothing if a point is off the board or occupied, or if a string would have no liberty.
+    pub fn add_setup_stones(&mut self, add: &[(Color, Point)]) -> bool {
+        let mut stones: Vec<(Color, Point)> = Vec::new();
+        for p in self.points() {
+            if let Some(c) = self.stone(p) {
+                stones.push((c, p));
+            }
+        }
+        for &(c, p) in add {
+            if !self.is_on_board(p) || stones.iter().any(|&(_, q)| q == p) {
+                return false;
+            }
+            stones.push((c, p));
+        }
+        let mut copy = self.clone();
+        copy.rebuild(&stones);
+        let alive = copy
+            .points()
+            .all(|p| copy.stone(p).is_none() || copy.libs(p) > 0);
+        if alive {
+            *self = copy;
+        }
+        alive
+    }
+
+    fn rebuild(&mut self, stones: &[(Color, Point)]) {
+        let (to_move, captures, last, last2) =
+            (self.to_move, self.captures, self.last_move, self.last2_move);
+        *self = Board::new(self.size);
+        for &(c, p) in stones {
+            // Placing stone by stone cannot capture: set-ups were checked for liberties.
+            self.remove_empty(p);
+            self.cells[p] = cell(c);
+            self.head[p] = p as u16;
+            self.next[p] = p as u16;
+            self.stones[p] = 1;
+            self.stone_count[c.index()] += 1;
+            self.hash ^= ZOBRIST[c.index()][p];
+            for n in self.neighbors(p) {
+                if self.cells[n] == cell(c) && self.head[n] != self.head[p] {
+                    self.merge(p, n);
+                }
+            }
+        }
+        let heads: Vec<Point> = self
+            .points()
+            .filter(|&p| self.stone(p).is_some() && self.head[p] as usize == p)
+            .collect();
+        for h in heads {
+            self.libs[h] = self.count_libs(h);
+        }
+        self.to_move = to_move;
+        self.captures = captures;
+        self.last_move = last;
+        self.last2_move = last2;
+    }
+
+    /// Text diagram, top row first, `X` black, `O` white, `.` empty.
+    pub fn diagram(&self) -> String {
+        let mut s = String::new();
+        for row in (0..self.size).rev() {
+            for col in 0..self.size {
+                s.push(match self.stone(self.point(col, row)) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Liberties of the string at `p` found by a flood fill that shares nothing with the
+    /// incremental bookkeeping.
+    fn flood_libs(b: &Board, p: Point) -> usize {
+        let c = b.stone(p).unwrap();
+        let mut seen = vec![false; MAX_POINTS];
+        let mut libs = vec![false; MAX_POINTS];
+        let mut stack = vec![p];
+        seen[p] = true;
+        while let Some(q) = stack.pop() {
+            for n in b.neighbors(q) {
+                if b.stone(n) == Some(c) && !seen[n] {
+                    seen[n] = true;
+                    stack.push(n);
+                } else if b.is_empty(n) {
+                    libs[n] = true;
+                }
+            }
+        }
+        libs.iter().filter(|&&x| x).count()
+    }
+
+    #[test]
+    fn incremental_state_matches_recomputation_in_random_games() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        for size in [2, 3, 5, 9, 13, 19] {
+            for _game in 0..8 {
+                let mut b = Board::new(size);
+                for _ in 0..size * size * 3 {
+                    let c = b.to_move();
+                    let legal: Vec<Point> = b
+                        .empty_points()
+                        .iter()
+                        .map(|&p| p as usize)
+                        .filter(|&p| b.is_legal(c, p))
+                        .collect();
+                    let mv = if legal.is_empty() || rng.gen_bool(0.02) {
+                        Move::Pass
+                    } else {
+                        Move::Play(legal[rng.gen_range(0..legal.len())])
+                    };
+                    assert!(b.play(c, mv));
+                    let mut hash = 0;
+                    let mut empties = 0;
+                    for p in b.points() {
+                        match b.stone(p) {
+                            Some(s) => {
+                                hash ^= ZOBRIST[s.index()][p];
+                                assert_eq!(b.libs(p), flood_libs(&b, p), "size {size}");
+                                assert!(b.libs(p) > 0);
+                            }
+                            None => {
+                                empties += 1;
+                                assert!(b.empty_points().contains(&(p as u16)));
+                            }
+                        }
+                    }
+                    assert_eq!(hash, b.hash());
+                    assert_eq!(empties, b.empty_points().len());
+                    let stones = size * size - empties;
+                    assert_eq!(
+                        stones,
+                        b.stone_count(Color::Black) + b.stone_count(Color::White)
+                    );
+                }
+            }
+        }
+    }
+}

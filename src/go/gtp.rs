@@ -1,0 +1,427 @@
+//! The Go engine behind GTP version 2: one table of commands, each a small handler that
+//! parses its arguments, changes the game only when the whole command is valid, and answers.
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::board::{valid_size, Board, Move, Point};
+use super::game::{format_score, Game};
+use super::handicap;
+use super::player::{Decision, Player, PlayerConfig, StoneStatus};
+use crate::color::Color;
+use crate::protocol::coords::{format_vertex, parse_vertex};
+use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::search::time::{parse_count, TimeManager};
+
+pub const DEFAULT_KOMI: f32 = 7.0;
+pub const DEFAULT_SIZE: usize = 9;
+
+pub struct GoEngine {
+    game: Game,
+    player: Player,
+    time: TimeManager,
+    stop: AtomicBool,
+}
+
+impl GoEngine {
+    pub fn new(config: PlayerConfig, default_move_time: Duration) -> GoEngine {
+        GoEngine {
+            game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
+            player: Player::new(config),
+            time: TimeManager::new(default_move_time),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn new_game(&mut self, size: usize) {
+        let komi = self.game.komi();
+        self.game = Game::new(size, komi);
+        self.player.reset();
+    }
+
+    fn vertex(&self, s: &str) -> Result<Move, GtpError> {
+        let v = parse_vertex(s, self.game.size()).map_err(|e| {
+            if e.0 == "invalid coordinate" {
+                GtpError::new("illegal move")
+            } else {
+                e
+            }
+        })?;
+        Ok(to_move(self.game.board(), v))
+    }
+
+    fn format_move(&self, m: Move) -> String {
+        format_vertex(match m {
+            Move::Pass => None,
+            Move::Play(p) => Some(self.game.board().col_row(p)),
+        })
+    }
+
+    fn generate(&mut self, args: &[String], commit: bool, cleanup: bool) -> Reply {
+        let [c] = args else {
+            return Err(GtpError::syntax());
+        };
+        let color = parse_color(c)?;
+        let moves_left = estimate_moves_left(&self.game);
+        let (soft, _hard) = self.time.budget(color, moves_left);
+        self.stop = AtomicBool::new(false);
+        let report = self
+            .player
+            .genmove(&self.game, color, Some(soft), &self.stop, cleanup);
+        self.time.spent(color, report.elapsed);
+        tracing::info!(
+            playouts = report.playouts,
+            winrate = report.winrate,
+            ms = report.elapsed.as_millis() as u64,
+            "genmove {}",
+            color
+        );
+        for s in &report.best {
+            tracing::debug!(
+                "  {} visits {} winrate {:.3}",
+                self.format_move(s.mv),
+                s.visits,
+                s.winrate()
+            );
+        }
+        match report.decision {
+            Decision::Resign => Ok("resign".to_string()),
+            Decision::Play(m) => {
+                if commit {
+                    if self.game.play(color, m).is_err() {
+                        // The tree excludes superko repeats, so this is a bug: pass instead
+                        // of answering an illegal move.
+                        tracing::error!("search chose an illegal move; passing");
+                        self.game.play(color, Move::Pass).ok();
+                        return Ok("pass".to_string());
+                    }
+                }
+                Ok(self.format_move(m))
+            }
+        }
+    }
+}
+
+fn to_move(b: &Board, v: Option<(usize, usize)>) -> Move {
+    match v {
+        None => Move::Pass,
+        Some((c, r)) => Move::Play(b.point(c, r)),
+    }
+}
+
+fn parse_color(s: &str) -> Result<Color, GtpError> {
+    s.parse().map_err(|_| GtpError::syntax())
+}
+
+/// Rough number of moves we still have to make, for dividing main time.
+fn estimate_moves_left(game: &Game) -> u32 {
+    let empty = game.board().empty_points().len() as u32;
+    (empty / 2).max(10)
+}
+
+fn no_args(args: &[String]) -> Result<(), GtpError> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(GtpError::syntax())
+    }
+}
+
+fn boardsize(e: &mut GoEngine, args: &[String]) -> Reply {
+    let [n] = args else {
+        return Err(GtpError::syntax());
+    };
+    let size: usize = parse_count(n)? as usize;
+    if !valid_size(size) {
+        return Err(GtpError::new("unacceptable size"));
+    }
+    e.new_game(size);
+    Ok(String::new())
+}
+
+fn clear_board(e: &mut GoEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.new_game(e.game.size());
+    Ok(String::new())
+}
+
+fn komi(e: &mut GoEngine, args: &[String]) -> Reply {
+    let [k] = args else {
+        return Err(GtpError::syntax());
+    };
+    let komi: f32 = k.parse().map_err(|_| GtpError::syntax())?;
+    if !komi.is_finite() || komi.abs() > 1000.0 {
+        return Err(GtpError::syntax());
+    }
+    e.game.set_komi(komi);
+    e.player.reset();
+    Ok(String::new())
+}
+
+fn play(e: &mut GoEngine, args: &[String]) -> Reply {
+    let [c, v] = args else {
+        return Err(GtpError::syntax());
+    };
+    let color = parse_color(c)?;
+    let mv = e.vertex(v)?;
+    e.game
+        .play(color, mv)
+        .map_err(|_| GtpError::new("illegal move"))?;
+    Ok(String::new())
+}
+
+fn genmove(e: &mut GoEngine, args: &[String]) -> Reply {
+    e.generate(args, true, false)
+}
+
+fn reg_genmove(e: &mut GoEngine, args: &[String]) -> Reply {
+    e.generate(args, false, false)
+}
+
+fn genmove_cleanup(e: &mut GoEngine, args: &[String]) -> Reply {
+    e.generate(args, true, true)
+}
+
+fn undo(e: &mut GoEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    if e.game.undo() {
+        Ok(String::new())
+    } else {
+        Err(GtpError::new("cannot undo"))
+    }
+}
+
+fn showboard(e: &mut GoEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let b = e.game.board();
+    let size = b.size();
+    let letters: String = (0..size)
+        .map(|c| format!(" {}", &format_vertex(Some((c, 0)))[..1]))
+        .collect();
+    let mut s = format!("\n  {letters}\n");
+    for row in (0..size).rev() {
+        s.push_str(&format!("{:2}", row + 1));
+        for col in 0..size {
+            let p = b.point(col, row);
+            s.push(' ');
+            s.push(match b.stone(p) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None if b.ko_point() == Some(p) => '*',
+                None => '.',
+            });
+        }
+        s.push_str(&format!(" {}", row + 1));
+        if row == size - 1 {
+            s.push_str(&format!(
+                "    captures: black {} white {}",
+                b.captures(Color::Black),
+                b.captures(Color::White)
+            ));
+        }
+        if row + 2 == size || size == 1 {
+            s.push_str(&format!(
+                "    to move: {}, komi {}",
+                b.to_move(),
+                e.game.komi()
+            ));
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!("  {letters}"));
+    Ok(s)
+}
+
+fn final_score(e: &mut GoEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(format_score(e.player.final_score(&e.game)))
+}
+
+fn final_status_list(e: &mut GoEngine, args: &[String]) -> Reply {
+    let [which] = args else {
+        return Err(GtpError::syntax());
+    };
+    let wanted = match which.to_ascii_lowercase().as_str() {
+        "alive" => StoneStatus::Alive,
+        "dead" => StoneStatus::Dead,
+        "seki" => StoneStatus::Seki,
+        _ => return Err(GtpError::syntax()),
+    };
+    let statuses = e.player.stone_statuses(&e.game);
+    let b = e.game.board().clone();
+    // One line per string, as GNU Go answers.
+    let mut lines: Vec<String> = Vec::new();
+    let mut done: Vec<Point> = Vec::new();
+    for &(p, s) in &statuses {
+        if s != wanted || done.contains(&b.string_head(p)) {
+            continue;
+        }
+        done.push(b.string_head(p));
+        let mut stones = Vec::new();
+        b.for_each_stone(p, |q| stones.push(format_vertex(Some(b.col_row(q)))));
+        stones.sort();
+        lines.push(stones.join(" "));
+    }
+    Ok(lines.join("\n"))
+}
+
+fn place_handicap(e: &mut GoEngine, points: Vec<(usize, usize)>) -> Reply {
+    let b = e.game.board();
+    let pts: Vec<Point> = points.iter().map(|&(c, r)| b.point(c, r)).collect();
+    e.game
+        .set_handicap(&pts)
+        .map_err(|_| GtpError::new("board not empty"))?;
+    e.player.reset();
+    Ok(points
+        .iter()
+        .map(|&v| format_vertex(Some(v)))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+fn handicap_count(e: &GoEngine, args: &[String]) -> Result<usize, GtpError> {
+    let [n] = args else {
+        return Err(GtpError::syntax());
+    };
+    let n = parse_count(n)? as usize;
+    if !e.game.moves().is_empty() || !e.game.handicap_stones().is_empty() {
+        return Err(GtpError::new("board not empty"));
+    }
+    Ok(n)
+}
+
+fn fixed_handicap(e: &mut GoEngine, args: &[String]) -> Reply {
+    let n = handicap_count(e, args)?;
+    let points = handicap::fixed(e.game.size(), n)
+        .ok_or_else(|| GtpError::new("invalid number of stones"))?;
+    place_handicap(e, points)
+}
+
+fn place_free_handicap(e: &mut GoEngine, args: &[String]) -> Reply {
+    let n = handicap_count(e, args)?;
+    let size = e.game.size();
+    if n < 2 || n >= size * size {
+        return Err(GtpError::new("invalid number of stones"));
+    }
+    place_handicap(e, handicap::free(size, n))
+}
+
+fn set_free_handicap(e: &mut GoEngine, args: &[String]) -> Reply {
+    if !e.game.moves().is_empty() || !e.game.handicap_stones().is_empty() {
+        return Err(GtpError::new("board not empty"));
+    }
+    let size = e.game.size();
+    let mut points = Vec::new();
+    for a in args {
+        match parse_vertex(a, size) {
+            Ok(Some(v)) if !points.contains(&v) => points.push(v),
+            Err(e) if e == GtpError::syntax() => return Err(e),
+            _ => return Err(GtpError::new("bad vertex list")),
+        }
+    }
+    if points.len() < 2 || points.len() >= size * size {
+        return Err(GtpError::new("bad vertex list"));
+    }
+    place_handicap(e, points).map(|_| String::new())
+}
+
+fn time_settings(e: &mut GoEngine, args: &[String]) -> Reply {
+    e.time.time_settings(args).map(|_| String::new())
+}
+
+fn kgs_time_settings(e: &mut GoEngine, args: &[String]) -> Reply {
+    e.time.kgs_time_settings(args).map(|_| String::new())
+}
+
+fn time_left(e: &mut GoEngine, args: &[String]) -> Reply {
+    e.time.time_left(args).map(|_| String::new())
+}
+
+/// Every command but the server's own administrative ones; `list_commands` prints this order.
+static COMMANDS: &[CommandSpec<GoEngine>] = &[
+    CommandSpec {
+        name: "boardsize",
+        handler: boardsize,
+    },
+    CommandSpec {
+        name: "clear_board",
+        handler: clear_board,
+    },
+    CommandSpec {
+        name: "komi",
+        handler: komi,
+    },
+    CommandSpec {
+        name: "play",
+        handler: play,
+    },
+    CommandSpec {
+        name: "genmove",
+        handler: genmove,
+    },
+    CommandSpec {
+        name: "reg_genmove",
+        handler: reg_genmove,
+    },
+    CommandSpec {
+        name: "kgs-genmove_cleanup",
+        handler: genmove_cleanup,
+    },
+    CommandSpec {
+        name: "undo",
+        handler: undo,
+    },
+    CommandSpec {
+        name: "showboard",
+        handler: showboard,
+    },
+    CommandSpec {
+        name: "final_score",
+        handler: final_score,
+    },
+    CommandSpec {
+        name: "final_status_list",
+        handler: final_status_list,
+    },
+    CommandSpec {
+        name: "fixed_handicap",
+        handler: fixed_handicap,
+    },
+    CommandSpec {
+        name: "place_free_handicap",
+        handler: place_free_handicap,
+    },
+    CommandSpec {
+        name: "set_free_handicap",
+        handler: set_free_handicap,
+    },
+    CommandSpec {
+        name: "time_settings",
+        handler: time_settings,
+    },
+    CommandSpec {
+        name: "kgs-time_settings",
+        handler: kgs_time_settings,
+    },
+    CommandSpec {
+        name: "time_left",
+        handler: time_left,
+    },
+];
+
+impl GtpEngine for GoEngine {
+    fn name(&self) -> &str {
+        "quartet"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn commands() -> &'static [CommandSpec<Self>] {
+        COMMANDS
+    }
+}

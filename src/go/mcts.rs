@@ -1,0 +1,503 @@
+//! Monte-Carlo tree search with UCT and RAVE, after Gelly & Silver (2007/2011) and Michi:
+//! a child's urgency mixes its RAVE (all-moves-as-first) value and its own mean with the
+//! weight `beta = n_rave / (n_rave + n + n * n_rave / RAVE_EQUIV)`, which moves from RAVE
+//! toward the real mean as visits grow, plus a small UCB exploration term. New children start
+//! with prior knowledge (captures, self-ataris, 3x3 shapes, distance to the last move, empty
+//! edges) expressed as virtual wins and visits.
+//!
+//! Thread contract: a `Tree` is owned by one thread; root parallelism combines several trees.
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::board::{Board, Move, Point};
+use super::patterns;
+use super::playout::{self, Amaf};
+use crate::color::Color;
+
+const RAVE_EQUIV: f32 = 3500.0;
+const EXPAND_VISITS: u32 = 8;
+const UCB_C: f32 = 0.02;
+const PRIOR_EVEN: f32 = 10.0;
+const PRIOR_SELF_ATARI: f32 = 10.0;
+const PRIOR_CAPTURE_ONE: f32 = 15.0;
+const PRIOR_CAPTURE_MANY: f32 = 30.0;
+const PRIOR_PATTERN: f32 = 10.0;
+const PRIOR_DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
+const PRIOR_EMPTY_AREA: f32 = 10.0;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    mv: Move,
+    visits: u32,
+    /// Wins for the player who made `mv`.
+    wins: f32,
+    rave_visits: u32,
+    rave_wins: f32,
+    prior_visits: f32,
+    prior_wins: f32,
+    first_child: u32,
+    n_children: u16,
+    expanded: bool,
+}
+
+impl Node {
+    fn new(mv: Move) -> Node {
+        Node {
+            mv,
+            visits: 0,
+            wins: 0.0,
+            rave_visits: 0,
+            rave_wins: 0.0,
+            prior_visits: 0.0,
+            prior_wins: 0.0,
+            first_child: 0,
+            n_children: 0,
+            expanded: false,
+        }
+    }
+
+    #[inline]
+    fn urgency(&self, log_parent: f32) -> f32 {
+        let v = self.visits as f32 + self.prior_visits;
+        let mean = (self.wins + self.prior_wins) / v;
+        let value = if self.rave_visits == 0 {
+            mean
+        } else {
+            let av = self.rave_visits as f32;
+            let beta = av / (av + v + v * av / RAVE_EQUIV);
+            beta * (self.rave_wins / av) + (1.0 - beta) * mean
+        };
+        value + UCB_C * (log_parent / v).sqrt()
+    }
+}
+
+/// Statistics of one root move, for choosing and reporting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStats {
+    pub mv: Move,
+    pub visits: u32,
+    pub wins: f32,
+}
+
+impl MoveStats {
+    pub fn winrate(&self) -> f32 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.wins / self.visits as f32
+        }
+    }
+}
+
+/// How long a search may run.
+pub struct Limits<'a> {
+    pub playouts: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub stop: &'a AtomicBool,
+}
+
+pub struct Tree {
+    nodes: Vec<Node>,
+    root_board: Board,
+    komi: f32,
+    /// Positions the root's children may not recreate (positional superko).
+    history: Vec<u64>,
+    rng: SmallRng,
+    amaf: Box<Amaf>,
+    /// Ownership counts from playouts (black-owned count per point) for dead-stone estimates.
+    owner_black: Vec<u32>,
+    owner_samples: u32,
+}
+
+impl Tree {
+    pub fn new(board: &Board, komi: f32, history: &[u64], seed: u64) -> Tree {
+        patterns::warm_up();
+        let mut t = Tree {
+            nodes: Vec::with_capacity(1 << 16),
+            root_board: board.clone(),
+            komi,
+            history: history.to_vec(),
+            rng: SmallRng::seed_from_u64(seed),
+            amaf: Box::new(Amaf::new()),
+            owner_black: vec![0; super::board::MAX_POINTS],
+            owner_samples: 0,
+        };
+        t.nodes.push(Node::new(Move::Pass));
+        t
+    }
+
+    /// Moves the root down along `moves` (played since this tree's root), keeping that
+    /// subtree when it exists and leads to `board`, else starting afresh from `board`.
+    pub fn advance(&mut self, moves: &[Move], board: &Board, komi: f32, history: &[u64]) {
+        let mut idx = Some(0usize);
+        let mut b = self.root_board.clone();
+        for &m in moves {
+            let Some(i) = idx else { break };
+            let n = self.nodes[i];
+            let kids = n.first_child as usize..n.first_child as usize + n.n_children as usize;
+            idx = kids
+                .into_iter()
+                .find(|&k| n.expanded && self.nodes[k].mv == m);
+            b.play_legal(b.to_move(), m);
+        }
+        let same = b.hash() == board.hash() && b.to_move() == board.to_move();
+        let seed = self.rng.gen();
+        let Some(idx) = idx.filter(|_| same && self.komi == komi) else {
+            *self = Tree::new(board, komi, history, seed);
+            return;
+        };
+        let mut fresh = Vec::with_capacity(self.nodes.len().max(1 << 16));
+        fresh.push(self.nodes[idx]);
+        if self.nodes[idx].expanded {
+            self.copy_children(idx, 0, &mut fresh);
+        }
+        self.nodes = fresh;
+        self.root_board = board.clone();
+        self.history = history.to_vec();
+        self.owner_black.iter_mut().for_each(|x| *x = 0);
+        self.owner_samples = 0;
+        self.filter_root_superko();
+    }
+
+    fn copy_children(&self, from: usize, to: usize, out: &mut Vec<Node>) {
+        let n = self.nodes[from];
+        let start = out.len();
+        for i in 0..n.n_children as usize {
+            out.push(self.nodes[n.first_child as usize + i]);
+        }
+        out[to].first_child = start as u32;
+        for i in 0..n.n_children as usize {
+            self.copy_children(n.first_child as usize + i, start + i, out);
+        }
+    }
+
+    /// Drops root children that would repeat an earlier position.
+    fn filter_root_superko(&mut self) {
+        let root = self.nodes[0];
+        if !root.expanded {
+            return;
+        }
+        let c = self.root_board.to_move();
+        for i in root.first_child as usize..(root.first_child + root.n_children as u32) as usize {
+            if let Move::Play(p) = self.nodes[i].mv {
+                if self.repeats(c, p) {
+                    // A hopeless prior keeps it from ever being chosen.
+                    self.nodes[i].prior_visits = 1e9;
+                    self.nodes[i].prior_wins = 0.0;
+                    self.nodes[i].visits = 0;
+                    self.nodes[i].wins = 0.0;
+                }
+            }
+        }
+    }
+
+    fn repeats(&self, c: Color, p: Point) -> bool {
+        let mut b = self.root_board.clone();
+        b.play_legal(c, Move::Play(p));
+        self.history.contains(&b.hash())
+    }
+
+    pub fn root_board(&self) -> &Board {
+        &self.root_board
+    }
+
+    /// Runs simulations until a limit is reached; returns how many ran.
+    pub fn search(&mut self, limits: &Limits) -> u64 {
+        let mut n = 0u64;
+        loop {
+            if limits.playouts.is_some_and(|p| n >= p) || limits.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if n.is_multiple_of(64) {
+                if let Some(d) = limits.deadline {
+                    if Instant::now() >= d {
+                        break;
+                    }
+                }
+            }
+            self.simulate();
+            n += 1;
+        }
+        n
+    }
+
+    fn simulate(&mut self) {
+        let mut board = self.root_board.clone();
+        self.amaf.clear();
+        let mut path: [u32; 512] = [0; 512];
+        let mut depth = 0usize;
+        let mut idx = 0usize;
+        let mut passes = 0;
+        loop {
+            let node = self.nodes[idx];
+            if !node.expanded {
+                if (node.visits >= EXPAND_VISITS || idx == 0) && passes < 2 {
+                    self.expand(idx, &board);
+                } else {
+                    break;
+                }
+            }
+            if depth + 1 >= path.len() || passes >= 2 {
+                break;
+            }
+            let child = self.select(idx);
+            let c = board.to_move();
+            let mv = self.nodes[child].mv;
+            match mv {
+                Move::Pass => passes += 1,
+                Move::Play(p) => {
+                    passes = 0;
+                    self.amaf.record(c, p);
+                }
+            }
+            board.play_legal(c, mv);
+            path[depth] = idx as u32;
+            depth += 1;
+            idx = child;
+        }
+        path[depth] = idx as u32;
+        depth += 1;
+        let balance = if passes >= 2 {
+            board.area_balance()
+        } else {
+            playout::run(&mut board, true, &mut self.rng, Some(&mut self.amaf))
+        };
+        self.record_ownership(&board);
+        let black_wins = balance as f32 - self.komi > 0.0;
+        self.backup(&path[..depth], black_wins);
+    }
+
+    fn record_ownership(&mut self, board: &Board) {
+        self.owner_samples += 1;
+        for p in board.points() {
+            let owner = match board.stone(p) {
+                Some(c) => Some(c),
+                None => {
+                    let mut seen = 0u8;
+                    for n in board.neighbors(p) {
+                        if let Some(c) = board.stone(n) {
+                            seen |= 1 << c as u8;
+                        }
+                    }
+                    match seen {
+                        1 => Some(Color::Black),
+                        2 => Some(Color::White),
+                        _ => None,
+                    }
+                }
+            };
+            if owner == Some(Color::Black) {
+                self.owner_black[p] += 1;
+            }
+        }
+    }
+
+    /// Fraction of playouts that ended with `p` owned by black.
+    pub fn black_ownership(&self, p: Point) -> f32 {
+        if self.owner_samples == 0 {
+            0.5
+        } else {
+            self.owner_black[p] as f32 / self.owner_samples as f32
+        }
+    }
+
+    fn backup(&mut self, path: &[u32], black_wins: bool) {
+        let root_color = self.root_board.to_move();
+        for (d, &i) in path.iter().enumerate() {
+            let i = i as usize;
+            // Player to move at this node; the node's own move was made by the other one.
+            let to_move = if d % 2 == 0 {
+                root_color
+            } else {
+                root_color.opponent()
+            };
+            let mover_won = (to_move.opponent() == Color::Black) == black_wins;
+            let node = &mut self.nodes[i];
+            node.visits += 1;
+            if mover_won {
+                node.wins += 1.0;
+            }
+            if node.expanded {
+                let code = to_move as u8 + 1;
+                let child_won = (to_move == Color::Black) == black_wins;
+                let (f, n) = (node.first_child as usize, node.n_children as usize);
+                for child in &mut self.nodes[f..f + n] {
+                    if let Move::Play(p) = child.mv {
+                        if self.amaf.first[p] == code {
+                            child.rave_visits += 1;
+                            if child_won {
+                                child.rave_wins += 1.0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn select(&self, idx: usize) -> usize {
+        let node = self.nodes[idx];
+        let log_parent = ((node.visits + 1) as f32).ln();
+        let (f, n) = (node.first_child as usize, node.n_children as usize);
+        let mut best = f;
+        let mut best_u = f32::NEG_INFINITY;
+        for i in f..f + n {
+            let u = self.nodes[i].urgency(log_parent);
+            if u > best_u {
+                best_u = u;
+                best = i;
+            }
+        }
+        best
+    }
+
+    fn expand(&mut self, idx: usize, board: &Board) {
+        let c = board.to_move();
+        let first = self.nodes.len();
+        let last = board.last_move();
+        let mut near_captures = [0usize; 16];
+        let mut n_near = match last {
+            Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures),
+            _ => 0,
+        };
+        // Ataris anywhere on the board: capturing, or saving a string that can run.
+        for p in board.points() {
+            if n_near == near_captures.len() {
+                break;
+            }
+            if board.stone(p).is_none() || board.string_head(p) != p {
+                continue;
+            }
+            if let Some(lib) = board.atari_lib(p) {
+                let own = board.stone(p) == Some(c);
+                if (!own || !playout::is_self_atari(board, c, lib))
+                    && !near_captures[..n_near].contains(&lib)
+                {
+                    near_captures[n_near] = lib;
+                    n_near += 1;
+                }
+            }
+        }
+        for &p in board.empty_points() {
+            let p = p as usize;
+            if !board.is_legal(c, p) || board.is_eye(c, p) {
+                continue;
+            }
+            if idx == 0 && self.repeats(c, p) {
+                continue;
+            }
+            let mut node = Node::new(Move::Play(p));
+            self.priors(&mut node, board, c, p, last, &near_captures[..n_near]);
+            self.nodes.push(node);
+        }
+        if self.nodes.len() == first {
+            self.nodes.push(Node::new(Move::Pass));
+        }
+        let count = (self.nodes.len() - first) as u16;
+        let n = &mut self.nodes[idx];
+        n.first_child = first as u32;
+        n.n_children = count;
+        n.expanded = true;
+    }
+
+    fn priors(
+        &self,
+        node: &mut Node,
+        b: &Board,
+        c: Color,
+        p: Point,
+        last: Option<Move>,
+        near_captures: &[Point],
+    ) {
+        let mut add = |wins: f32, visits: f32| {
+            node.prior_wins += wins;
+            node.prior_visits += visits;
+        };
+        add(PRIOR_EVEN / 2.0, PRIOR_EVEN);
+        let mut captured = 0;
+        for n in b.neighbors(p) {
+            if b.stone(n) == Some(c.opponent()) && b.libs(n) == 1 {
+                captured += b.string_len(n);
+            }
+        }
+        if captured > 0 || near_captures.contains(&p) {
+            let w = if captured > 1 {
+                PRIOR_CAPTURE_MANY
+            } else {
+                PRIOR_CAPTURE_ONE
+            };
+            add(w, w);
+        }
+        if playout::is_self_atari(b, c, p) {
+            add(0.0, PRIOR_SELF_ATARI);
+        }
+        if patterns::matches(b, p) {
+            add(PRIOR_PATTERN, PRIOR_PATTERN);
+        }
+        let (col, row) = b.col_row(p);
+        if let Some(Move::Play(l)) = last {
+            let (lc, lr) = b.col_row(l);
+            let d = col.abs_diff(lc) + row.abs_diff(lr);
+            if (1..=3).contains(&d) {
+                let w = PRIOR_DISTANCE[d - 1];
+                add(w, w);
+            }
+        }
+        let size = b.size();
+        let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+        if line <= 2 && empty_around(b, col, row, 3) {
+            if line <= 1 {
+                add(0.0, PRIOR_EMPTY_AREA);
+            } else {
+                add(PRIOR_EMPTY_AREA, PRIOR_EMPTY_AREA);
+            }
+        }
+    }
+
+    /// Root moves with their statistics (visits and wins of the mover), most visited first.
+    pub fn root_stats(&self) -> Vec<MoveStats> {
+        let root = self.nodes[0];
+        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
+            .map(|i| {
+                let n = self.nodes[root.first_child as usize + i];
+                MoveStats {
+                    mv: n.mv,
+                    visits: n.visits,
+                    wins: n.wins,
+                }
+            })
+            .filter(|s| s.visits > 0 || root.n_children == 1)
+            .collect();
+        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
+        v
+    }
+
+    pub fn root_visits(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+/// Whether no stone lies within Manhattan distance `r` of (col, row).
+fn empty_around(b: &Board, col: usize, row: usize, r: usize) -> bool {
+    let size = b.size() as isize;
+    let r = r as isize;
+    for dc in -r..=r {
+        let rest = r - dc.abs();
+        for dr in -rest..=rest {
+            let (c2, r2) = (col as isize + dc, row as isize + dr);
+            if c2 < 0 || r2 < 0 || c2 >= size || r2 >= size {
+                continue;
+            }
+            if b.stone(b.point(c2 as usize, r2 as usize)).is_some() {
+                return false;
+            }
+        }
+    }
+    true
+}

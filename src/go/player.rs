@@ -1,0 +1,317 @@
+//! The Go player: runs MCTS on worker threads for `genmove`, decides when to pass or resign,
+//! keeps the trees between moves, and estimates dead stones for scoring.
+//!
+//! Thread contract: `genmove` blocks the calling thread until the search ends, which is at
+//! the earliest of the playout limit, the soft deadline, or the stop flag being set.
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::board::{Board, Move, Point};
+use super::game::Game;
+use super::mcts::{Limits, MoveStats, Tree};
+use crate::color::Color;
+
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// Fixed playouts per move (per thread), for reproducible play; `None` means timed.
+    pub playouts: Option<u64>,
+    pub threads: usize,
+    pub seed: u64,
+    /// Resign when the best move's win rate falls below this (0 disables resigning).
+    pub resign_threshold: f32,
+}
+
+impl Default for PlayerConfig {
+    fn default() -> Self {
+        PlayerConfig {
+            playouts: None,
+            threads: 1,
+            seed: 1,
+            resign_threshold: 0.08,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Play(Move),
+    Resign,
+}
+
+/// What a search found, for logging and tests.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    pub decision: Decision,
+    pub playouts: u64,
+    pub winrate: f32,
+    pub best: Vec<MoveStats>,
+    pub elapsed: Duration,
+}
+
+/// Status of a stone at the end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoneStatus {
+    Alive,
+    Dead,
+    Seki,
+}
+
+pub struct Player {
+    config: PlayerConfig,
+    trees: Vec<Tree>,
+    /// Game moves when the trees' roots were set, to find what was played since.
+    root_moves: Vec<(Color, Move)>,
+    searches: u64,
+}
+
+/// Playouts used for dead-stone estimation when no search ran recently.
+const SCORING_PLAYOUTS: u64 = 3000;
+/// Ownership beyond which a stone counts as dead (owned by the other side).
+const DEAD_OWNERSHIP: f32 = 0.7;
+
+impl Player {
+    pub fn new(config: PlayerConfig) -> Player {
+        Player {
+            config,
+            trees: Vec::new(),
+            root_moves: Vec::new(),
+            searches: 0,
+        }
+    }
+
+    pub fn config(&self) -> &PlayerConfig {
+        &self.config
+    }
+
+    /// Forgets the search trees (new game, board size or komi change).
+    pub fn reset(&mut self) {
+        self.trees.clear();
+        self.root_moves.clear();
+    }
+
+    fn prepare_trees(&mut self, game: &Game, board: &Board) {
+        let threads = self.config.threads.max(1);
+        let moves = game.moves();
+        let since: Option<Vec<Move>> = (moves.len() >= self.root_moves.len()
+            && moves[..self.root_moves.len()] == self.root_moves[..])
+            .then(|| moves[self.root_moves.len()..].iter().map(|m| m.1).collect());
+        if self.trees.len() != threads || since.is_none() {
+            self.trees = (0..threads)
+                .map(|i| {
+                    let seed = self
+                        .config
+                        .seed
+                        .wrapping_add(self.searches.wrapping_mul(0x9E37_79B9))
+                        .wrapping_add(i as u64 * 0x0010_0000_0001);
+                    Tree::new(board, game.komi(), game.history(), seed)
+                })
+                .collect();
+        } else if let Some(since) = since {
+            for t in &mut self.trees {
+                t.advance(&since, board, game.komi(), game.history());
+            }
+        }
+        self.root_moves = moves.to_vec();
+        self.searches += 1;
+    }
+
+    fn run_search(&mut self, deadline: Option<Instant>, stop: &AtomicBool) -> u64 {
+        let playouts = self.config.playouts;
+        let limits = Limits {
+            playouts,
+            deadline,
+            stop,
+        };
+        if self.trees.len() == 1 {
+            return self.trees[0].search(&limits);
+        }
+        std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .trees
+                .iter_mut()
+                .map(|t| {
+                    let limits = &limits;
+                    s.spawn(move || t.search(limits))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        })
+    }
+
+    fn merged_stats(&self) -> Vec<MoveStats> {
+        let mut all: Vec<MoveStats> = Vec::new();
+        for t in &self.trees {
+            for s in t.root_stats() {
+                match all.iter_mut().find(|a| a.mv == s.mv) {
+                    Some(a) => {
+                        a.visits += s.visits;
+                        a.wins += s.wins;
+                    }
+                    None => all.push(s),
+                }
+            }
+        }
+        all.sort_by_key(|s| std::cmp::Reverse(s.visits));
+        all
+    }
+
+    /// Chooses a move for `color`. `time` is the soft budget when no fixed playout count is
+    /// configured. In `cleanup` mode (kgs-genmove_cleanup) it does not pass while opponent
+    /// stones it judges dead are still on the board.
+    pub fn genmove(
+        &mut self,
+        game: &Game,
+        color: Color,
+        time: Option<Duration>,
+        stop: &AtomicBool,
+        cleanup: bool,
+    ) -> SearchReport {
+        let start = Instant::now();
+        let mut board = game.board().clone();
+        board.set_to_move(color);
+        self.prepare_trees(game, &board);
+        let deadline = match (self.config.playouts, time) {
+            (Some(_), _) => None,
+            (None, Some(t)) => Some(start + t),
+            (None, None) => Some(start + Duration::from_secs(1)),
+        };
+        let playouts = self.run_search(deadline, stop);
+        let best = self.merged_stats();
+        let top = best.first().copied();
+        let winrate = top.map_or(0.5, |s| s.winrate());
+        let decision = self.decide(game, &board, color, top, cleanup);
+        SearchReport {
+            decision,
+            playouts,
+            winrate,
+            best: best.into_iter().take(5).collect(),
+            elapsed: start.elapsed(),
+        }
+    }
+
+    fn decide(
+        &self,
+        game: &Game,
+        board: &Board,
+        color: Color,
+        top: Option<MoveStats>,
+        cleanup: bool,
+    ) -> Decision {
+        let Some(top) = top else {
+            return Decision::Play(Move::Pass);
+        };
+        let total: u32 = self.trees.iter().map(|t| t.root_visits()).sum();
+        if self.config.resign_threshold > 0.0
+            && total >= 1000
+            && top.winrate() < self.config.resign_threshold
+            && game.moves().len() >= board.size() * 2
+        {
+            return Decision::Resign;
+        }
+        let opponent_passed = matches!(game.moves().last(), Some((_, Move::Pass)));
+        if opponent_passed && top.mv != Move::Pass {
+            // Passing ends the game: do it only when the score as the board stands (which a
+            // referee without dead-stone judgement would count) and our own estimate agree
+            // that we win.
+            let sign = if color == Color::Black { 1.0 } else { -1.0 };
+            let as_is = sign * game.area_score();
+            let dead = self.dead_stones_from_trees(board);
+            let estimated = sign * game.area_score_without(&dead);
+            let opponent_dead = dead
+                .iter()
+                .any(|&p| board.stone(p) == Some(color.opponent()));
+            if as_is > 0.0 && estimated > 0.0 && !(cleanup && opponent_dead) {
+                return Decision::Play(Move::Pass);
+            }
+        }
+        Decision::Play(top.mv)
+    }
+
+    fn dead_stones_from_trees(&self, board: &Board) -> Vec<Point> {
+        let mut dead = Vec::new();
+        for p in board.points() {
+            let Some(c) = board.stone(p) else { continue };
+            let black: f32 = self.trees.iter().map(|t| t.black_ownership(p)).sum::<f32>()
+                / self.trees.len().max(1) as f32;
+            let own = if c == Color::Black {
+                black
+            } else {
+                1.0 - black
+            };
+            if own < 1.0 - DEAD_OWNERSHIP {
+                dead.push(p);
+            }
+        }
+        dead
+    }
+
+    /// Status of every stone, from playouts of the current position (whoever is to move).
+    pub fn stone_statuses(&mut self, game: &Game) -> Vec<(Point, StoneStatus)> {
+        let board = game.board().clone();
+        let mut tree = Tree::new(
+            &board,
+            game.komi(),
+            game.history(),
+            self.config.seed ^ 0x5C0,
+        );
+        let stop = AtomicBool::new(false);
+        tree.search(&Limits {
+            playouts: Some(SCORING_PLAYOUTS),
+            deadline: Some(Instant::now() + Duration::from_secs(3)),
+            stop: &stop,
+        });
+        let mut out = Vec::new();
+        for p in board.points() {
+            let Some(c) = board.stone(p) else { continue };
+            let black = tree.black_ownership(p);
+            let own = if c == Color::Black {
+                black
+            } else {
+                1.0 - black
+            };
+            let status = if own < 1.0 - DEAD_OWNERSHIP {
+                StoneStatus::Dead
+            } else if own < DEAD_OWNERSHIP && shares_neutral_liberty(&board, p) {
+                StoneStatus::Seki
+            } else {
+                StoneStatus::Alive
+            };
+            out.push((p, status));
+        }
+        out
+    }
+
+    /// Area score with the stones judged dead taken off; > 0 means black wins.
+    pub fn final_score(&mut self, game: &Game) -> f32 {
+        let dead: Vec<Point> = self
+            .stone_statuses(game)
+            .into_iter()
+            .filter(|s| s.1 == StoneStatus::Dead)
+            .map(|s| s.0)
+            .collect();
+        game.area_score_without(&dead)
+    }
+
+    /// Asks a running search to stop (for use from another thread via the shared flag).
+    pub fn request_stop(stop: &AtomicBool) {
+        stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether the string at `p` has a liberty that also touches the other colour.
+fn shares_neutral_liberty(b: &Board, p: Point) -> bool {
+    let Some(c) = b.stone(p) else { return false };
+    let mut found = false;
+    b.for_each_stone(p, |s| {
+        for n in b.neighbors(s) {
+            if b.is_empty(n)
+                && b.neighbors(n)
+                    .iter()
+                    .any(|&m| b.stone(m) == Some(c.opponent()))
+            {
+                found = true;
+            }
+        }
+    });
+    found
+}

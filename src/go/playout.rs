@@ -1,0 +1,280 @@
+//! Monte-Carlo playouts: a light policy (uniformly random legal moves that do not fill an
+//! own eye) and the heavy policy the search uses, after MoGo and Michi: answer ataris next to
+//! the last move, play 3x3 shape replies, then random moves with self-ataris mostly rejected.
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+use super::board::{Board, Move, Point, MAX_POINTS};
+use super::patterns;
+use crate::color::Color;
+
+/// Probabilities of trying each heuristic (Michi's tuned values).
+const PROB_CAPTURE: f64 = 0.9;
+const PROB_PATTERN: f64 = 0.95;
+const PROB_HEURISTIC_SELF_ATARI_REJECT: f64 = 0.9;
+const PROB_RANDOM_SELF_ATARI_REJECT: f64 = 0.5;
+
+/// Which colour first played each point during one simulation (0 none, 1 black, 2 white),
+/// the "all moves as first" record RAVE learns from.
+pub struct Amaf {
+    pub first: [u8; MAX_POINTS],
+}
+
+impl Amaf {
+    pub fn new() -> Amaf {
+        Amaf {
+            first: [0; MAX_POINTS],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.first = [0; MAX_POINTS];
+    }
+
+    #[inline]
+    pub fn record(&mut self, c: Color, p: Point) {
+        if self.first[p] == 0 {
+            self.first[p] = c as u8 + 1;
+        }
+    }
+}
+
+impl Default for Amaf {
+    fn default() -> Self {
+        Amaf::new()
+    }
+}
+
+/// Whether playing `c` at empty `p` leaves the new string with a single liberty (and captures
+/// nothing that would give it more).
+pub fn is_self_atari(b: &Board, c: Color, p: Point) -> bool {
+    let mut found: [Point; 2] = [0; 2];
+    let mut n_found = 0;
+    let add = |q: Point, found: &mut [Point; 2], n: &mut usize| -> bool {
+        if q != p && (*n == 0 || found[0] != q) {
+            if *n < 2 {
+                found[*n] = q;
+            }
+            *n += 1;
+        }
+        *n >= 2
+    };
+    for n in b.neighbors(p) {
+        match b.stone(n) {
+            None if b.is_on_board(n) && add(n, &mut found, &mut n_found) => return false,
+            None if b.is_on_board(n) => {}
+            Some(s) if s == c => {
+                if b.libs(n) >= 3 {
+                    return false;
+                }
+                if let Some(o) = b.lib_other_than(n, p) {
+                    if add(o, &mut found, &mut n_found) {
+                        return false;
+                    }
+                }
+            }
+            // A capture frees at least this neighbour.
+            Some(_) if b.libs(n) == 1 => return false,
+            Some(_) => {}
+            None => {}
+        }
+    }
+    true
+}
+
+/// Fills `out` with moves that capture a string in atari next to `last`, or save an own
+/// string that `last` put in atari. Returns how many were written.
+pub(crate) fn capture_moves(b: &Board, c: Color, last: Point, out: &mut [Point; 16]) -> usize {
+    let mut n = 0;
+    let w = b.width();
+    let around = [
+        last,
+        last - w,
+        last - 1,
+        last + 1,
+        last + w,
+        last - w - 1,
+        last - w + 1,
+        last + w - 1,
+        last + w + 1,
+    ];
+    let mut seen_heads = [0usize; 9];
+    for (i, &q) in around.iter().enumerate() {
+        let Some(owner) = b.stone(q) else { continue };
+        let h = b.string_head(q);
+        if seen_heads[..i].contains(&h) {
+            continue;
+        }
+        seen_heads[i] = h;
+        let Some(lib) = b.atari_lib(q) else { continue };
+        if owner != c {
+            push(out, &mut n, lib);
+        } else {
+            // Escape by extending, or by capturing an attacker in atari.
+            push(out, &mut n, lib);
+            let mut attackers = [0usize; 8];
+            let mut na = 0;
+            b.for_each_stone(q, |s| {
+                for m in [s - w, s - 1, s + 1, s + w] {
+                    if na < 8 && b.stone(m) == Some(c.opponent()) && b.libs(m) == 1 {
+                        attackers[na] = m;
+                        na += 1;
+                    }
+                }
+            });
+            for &a in &attackers[..na] {
+                if let Some(l) = b.atari_lib(a) {
+                    push(out, &mut n, l);
+                }
+            }
+        }
+    }
+    n
+}
+
+#[inline]
+fn push(out: &mut [Point; 16], n: &mut usize, p: Point) {
+    if *n < out.len() && !out[..*n].contains(&p) {
+        out[*n] = p;
+        *n += 1;
+    }
+}
+
+/// Chooses the next playout move for `c` with the heavy policy.
+pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
+    let mut cand = [0usize; 16];
+    if let Some(Move::Play(last)) = b.last_move() {
+        if rng.gen_bool(PROB_CAPTURE) {
+            let n = capture_moves(b, c, last, &mut cand);
+            if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
+                return Move::Play(p);
+            }
+        }
+        if rng.gen_bool(PROB_PATTERN) {
+            let w = b.width();
+            let mut n = 0;
+            for q in [
+                last - w - 1,
+                last - w,
+                last - w + 1,
+                last - 1,
+                last + 1,
+                last + w - 1,
+                last + w,
+                last + w + 1,
+            ] {
+                if b.is_empty(q) && patterns::matches(b, q) {
+                    cand[n] = q;
+                    n += 1;
+                }
+            }
+            if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
+                return Move::Play(p);
+            }
+        }
+    }
+    random_move(b, c, rng, PROB_RANDOM_SELF_ATARI_REJECT)
+}
+
+/// Picks a random acceptable candidate; candidates are consumed in random order.
+fn pick(
+    b: &Board,
+    c: Color,
+    cand: &mut [Point],
+    rng: &mut SmallRng,
+    reject_self_atari: f64,
+) -> Option<Point> {
+    let mut n = cand.len();
+    while n > 0 {
+        let i = rng.gen_range(0..n);
+        let p = cand[i];
+        cand.swap(i, n - 1);
+        n -= 1;
+        if !b.is_legal(c, p) || b.is_eye(c, p) {
+            continue;
+        }
+        if reject_self_atari > 0.0 && is_self_atari(b, c, p) && rng.gen_bool(reject_self_atari) {
+            continue;
+        }
+        return Some(p);
+    }
+    None
+}
+
+/// A uniformly random legal move that does not fill an eye of `c`; pass if there is none.
+#[inline]
+pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, reject_self_atari: f64) -> Move {
+    let empties = b.empty_points();
+    let n = empties.len();
+    if n == 0 {
+        return Move::Pass;
+    }
+    let start = rng.gen_range(0..n);
+    for k in 0..n {
+        let mut i = start + k;
+        if i >= n {
+            i -= n;
+        }
+        let p = empties[i] as usize;
+        if b.is_eye(c, p) || !b.is_legal(c, p) {
+            continue;
+        }
+        if reject_self_atari > 0.0 && is_self_atari(b, c, p) && rng.gen_bool(reject_self_atari) {
+            continue;
+        }
+        return Move::Play(p);
+    }
+    Move::Pass
+}
+
+/// Plays a simulation to the end and returns the final board's area balance
+/// (black minus white, komi not included), counting eyes as territory.
+pub fn run(b: &mut Board, heavy: bool, rng: &mut SmallRng, mut amaf: Option<&mut Amaf>) -> i32 {
+    let limit = 3 * b.size() * b.size();
+    let mut passes = 0;
+    for _ in 0..limit {
+        let c = b.to_move();
+        let mv = if heavy {
+            heavy_move(b, c, rng)
+        } else {
+            random_move(b, c, rng, 0.0)
+        };
+        match mv {
+            Move::Pass => passes += 1,
+            Move::Play(p) => {
+                passes = 0;
+                if let Some(a) = amaf.as_deref_mut() {
+                    a.record(c, p);
+                }
+            }
+        }
+        b.play_legal(c, mv);
+        if passes >= 2 {
+            break;
+        }
+    }
+    final_balance(b)
+}
+
+/// Area balance of a played-out board: stones plus empty points whose neighbours are all
+/// one colour (after a playout every remaining empty point is an eye or dame).
+pub fn final_balance(b: &Board) -> i32 {
+    let mut balance = 0;
+    for &p in b.empty_points() {
+        let p = p as usize;
+        let mut seen = 0u8;
+        for n in b.neighbors(p) {
+            match b.stone(n) {
+                Some(Color::Black) => seen |= 1,
+                Some(Color::White) => seen |= 2,
+                None => {}
+            }
+        }
+        match seen {
+            1 => balance += 1,
+            2 => balance -= 1,
+            _ => {}
+        }
+    }
+    balance + b.stone_count(Color::Black) as i32 - b.stone_count(Color::White) as i32
+}

@@ -1,0 +1,3 @@
+//! Helpers shared by integration tests. Each test crate uses only some of them.
+#![allow(dead_code)]
+pub mod tst;

@@ -1,0 +1,160 @@
+//! `quartet go` as a process: complete GTP transcripts, bad input, and the GoGui
+//! regression file under protocols/.
+mod common;
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_quartet");
+
+/// Sends `input` to `quartet go` with a fixed playout count and returns stdout and the exit code.
+fn session(input: &[u8]) -> (String, i32) {
+    let mut child = Command::new(BIN)
+        .args(["go", "--playouts", "300", "--seed", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start quartet go");
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    writer.join().unwrap();
+    let status = child.wait().unwrap();
+    (out, status.code().unwrap_or(-1))
+}
+
+#[test]
+fn administrative_transcript_with_ids() {
+    let (out, code) =
+        session(b"1 protocol_version\n2 name\n3 known_command play\nfoo\n4 quit\nname\n");
+    assert_eq!(
+        out,
+        "=1 2\n\n=2 quartet\n\n=3 true\n\n? unknown command\n\n=4\n\n"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn errors_use_the_spec_messages_and_leave_the_game_unchanged() {
+    let input = b"boardsize 0\nboardsize 20\nboardsize x\nboardsize 9\n\
+play b e5\nplay w e5\nplay b z1\nplay b k1\nplay red e4\nplay b\nundo\nundo\n\
+komi abc\nkomi 6.5\ngenmove purple\nfixed_handicap 1\nfixed_handicap 10\n\
+set_free_handicap a1 a1\nfinal_status_list maybe\ntime_settings -1 0 0\n\
+kgs-time_settings sometimes\ntime_left b 10\n";
+    let (out, code) = session(input);
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(
+        answers,
+        [
+            "? unacceptable size",
+            "? unacceptable size",
+            "? syntax error",
+            "=",
+            "=",
+            "? illegal move",
+            "? illegal move",
+            "? illegal move",
+            "? syntax error",
+            "? syntax error",
+            "=",
+            "? cannot undo",
+            "? syntax error",
+            "=",
+            "? syntax error",
+            "? invalid number of stones",
+            "? invalid number of stones",
+            "? bad vertex list",
+            "? syntax error",
+            "? syntax error",
+            "? syntax error",
+            "? syntax error",
+        ]
+    );
+    assert_eq!(code, 0, "EOF ends the engine with status 0");
+}
+
+#[test]
+fn ko_recapture_and_superko_are_refused() {
+    // Ko: black captures at D3; white may not retake at C3 at once. After two passes the
+    // simple ko rule is over, but retaking would repeat a position (positional superko).
+    let setup = "boardsize 5\nplay b c4\nplay w d4\nplay b b3\nplay w e3\nplay b c2\nplay w d2\n\
+play b a1\nplay w c3\nplay b d3\n";
+    let (out, _) = session(format!("{setup}play w c3\nplay w pass\nplay b pass\nplay w c3\nplay w e5\nplay b a5\nplay w c3\n").as_bytes());
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(answers.len(), 17);
+    assert!(answers[..10].iter().all(|a| *a == "="));
+    assert_eq!(answers[10], "? illegal move");
+    assert_eq!(&answers[11..13], ["=", "="]);
+    assert_eq!(answers[13], "? illegal move");
+    // After a real exchange elsewhere the position is new and the recapture is fine.
+    assert_eq!(&answers[14..], ["=", "=", "="]);
+}
+
+#[test]
+fn genmove_plays_legal_moves_until_the_game_ends() {
+    // A 5x5 self-play game through genmove must end with two passes (or a resignation)
+    // without an illegal move; every move is replayed through `play` on a second engine.
+    let mut cmds = String::from("boardsize 5\nkomi 0.5\n");
+    for i in 0..60 {
+        let c = if i % 2 == 0 { "b" } else { "w" };
+        cmds.push_str(&format!("genmove {c}\n"));
+    }
+    let (out, code) = session(cmds.as_bytes());
+    assert_eq!(code, 0);
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    let moves: Vec<&str> = answers[2..]
+        .iter()
+        .map(|a| a.trim_start_matches("= "))
+        .collect();
+    assert!(moves.iter().all(|m| !m.starts_with('?')), "{moves:?}");
+    let mut replay = String::from("boardsize 5\n");
+    for (i, m) in moves.iter().enumerate() {
+        if *m == "resign" {
+            break;
+        }
+        let c = if i % 2 == 0 { "b" } else { "w" };
+        replay.push_str(&format!("play {c} {m}\n"));
+    }
+    let (out2, _) = session(replay.as_bytes());
+    assert!(
+        !out2.contains('?'),
+        "replayed moves must all be legal: {out2}"
+    );
+    let ended =
+        moves.windows(2).any(|w| w[0] == "pass" && w[1] == "pass") || moves.contains(&"resign");
+    assert!(ended, "game did not end in 60 moves: {moves:?}");
+}
+
+#[test]
+fn garbage_input_never_kills_the_engine() {
+    let mut input: Vec<u8> = Vec::new();
+    input.extend_from_slice(b"\x00\x01\xff\xfe play b \x07e5\n");
+    input.extend_from_slice(&vec![b'a'; 2 << 20]);
+    input.extend_from_slice(
+        b"\n\t\tname # comment\n99999999999 name\n\n#only a comment\n7 showboard x\n8 name\n",
+    );
+    let (out, code) = session(&input);
+    assert_eq!(code, 0);
+    assert!(out.ends_with("=8 quartet\n\n"), "{out}");
+    assert!(out.contains("? line too long"));
+}
+
+#[test]
+fn regression_file() {
+    common::tst::assert_tst_file(
+        Path::new("protocols/go.tst"),
+        Path::new(BIN),
+        &["go", "--playouts", "2000", "--seed", "1"],
+    );
+}

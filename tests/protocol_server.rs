@@ -1,0 +1,189 @@
+//! Drives the shared GTP server with a tiny fake engine over in-memory pipes and compares
+//! whole transcripts byte for byte. Expected answers follow the GTP 2 spec's answer format.
+use quartet::protocol::{serve, CommandSpec, GtpEngine, GtpError, Reply};
+
+#[derive(Default)]
+struct Fake {
+    stones: Vec<String>,
+    quit_called: bool,
+}
+
+fn play(e: &mut Fake, args: &[String]) -> Reply {
+    match args {
+        [c, v] if c == "b" || c == "w" => {
+            e.stones.push(v.clone());
+            Ok(String::new())
+        }
+        _ => Err(GtpError::syntax()),
+    }
+}
+
+fn echo(_: &mut Fake, args: &[String]) -> Reply {
+    Ok(args.join(" "))
+}
+
+fn board(_: &mut Fake, _: &[String]) -> Reply {
+    Ok("\n A B\n\n1 . .\n".to_string())
+}
+
+fn boom(_: &mut Fake, _: &[String]) -> Reply {
+    panic!("deliberate test panic")
+}
+
+static COMMANDS: [CommandSpec<Fake>; 4] = [
+    CommandSpec {
+        name: "play",
+        handler: play,
+    },
+    CommandSpec {
+        name: "echo",
+        handler: echo,
+    },
+    CommandSpec {
+        name: "showboard",
+        handler: board,
+    },
+    CommandSpec {
+        name: "boom",
+        handler: boom,
+    },
+];
+
+impl GtpEngine for Fake {
+    fn name(&self) -> &str {
+        "Fake"
+    }
+    fn version(&self) -> &str {
+        "0.1"
+    }
+    fn commands() -> &'static [CommandSpec<Fake>] {
+        &COMMANDS
+    }
+    fn on_quit(&mut self) {
+        self.quit_called = true;
+    }
+}
+
+async fn transcript(input: Vec<u8>) -> (Fake, String) {
+    let (engine, out) = serve(Fake::default(), std::io::Cursor::new(input), Vec::new())
+        .await
+        .expect("serve");
+    (engine, String::from_utf8(out).expect("utf8 output"))
+}
+
+#[tokio::test]
+async fn administrative_commands() {
+    let (_, out) = transcript(
+        b"protocol_version\n1 name\n2 version\nknown_command play\n\
+          known_command quit\n3 known_command nope\nknown_command\nlist_commands\n"
+            .to_vec(),
+    )
+    .await;
+    assert_eq!(
+        out,
+        "= 2\n\n=1 Fake\n\n=2 0.1\n\n= true\n\n= true\n\n=3 false\n\n? syntax error\n\n\
+         = protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\n\
+         play\necho\nshowboard\nboom\n\n"
+    );
+}
+
+#[tokio::test]
+async fn engine_commands_ids_and_errors() {
+    let (engine, out) = transcript(
+        b"10 play b D4\nplay x\n11 play\n12 frobnicate\nfrobnicate 1 2\n\
+          # a comment\n\n   \n13\techo  a\tb # c\n7\n99999999999 name\n"
+            .to_vec(),
+    )
+    .await;
+    assert_eq!(
+        out,
+        "=10\n\n? syntax error\n\n?11 syntax error\n\n?12 unknown command\n\n\
+         ? unknown command\n\n=13 a b\n\n?7 syntax error\n\n? syntax error\n\n"
+    );
+    assert_eq!(engine.stones, vec!["D4"]);
+    assert!(engine.quit_called, "on_quit runs at EOF too");
+}
+
+#[tokio::test]
+async fn multi_line_bodies_have_no_empty_line() {
+    let (_, out) = transcript(b"5 showboard\n".to_vec()).await;
+    assert_eq!(out, "=5 \n A B\n1 . .\n\n");
+}
+
+#[tokio::test]
+async fn quit_answers_and_stops_reading() {
+    let (engine, out) = transcript(b"1 echo x\n2 quit\n3 play b A1\necho never\n".to_vec()).await;
+    assert_eq!(out, "=1 x\n\n=2\n\n");
+    assert!(engine.stones.is_empty());
+    assert!(engine.quit_called);
+}
+
+#[tokio::test]
+async fn eof_without_final_newline_and_crlf() {
+    let (_, out) = transcript(b"1 echo a\r\n2 echo b".to_vec()).await;
+    assert_eq!(out, "=1 a\n\n=2 b\n\n");
+    let (_, out) = transcript(Vec::new()).await;
+    assert_eq!(out, "");
+}
+
+#[tokio::test]
+async fn a_panicking_handler_is_answered_and_the_server_goes_on() {
+    let (_, out) = transcript(b"4 boom\n5 echo alive\n".to_vec()).await;
+    assert_eq!(out, "?4 internal error\n\n=5 alive\n\n");
+}
+
+#[tokio::test]
+async fn over_long_lines_are_drained_and_answered() {
+    let mut input = b"21 echo ".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 3 << 20));
+    input.extend_from_slice(b"\n22 echo ok\n");
+    // An over-long last line without LF.
+    input.extend(std::iter::repeat_n(b'y', (1 << 20) + 1));
+    let (_, out) = transcript(input).await;
+    assert_eq!(out, "?21 line too long\n\n=22 ok\n\n? line too long\n\n");
+
+    // Exactly at the cap is accepted.
+    let mut input = b"echo ".to_vec();
+    input.extend(std::iter::repeat_n(b'z', (1 << 20) - 5));
+    input.push(b'\n');
+    let (_, out) = transcript(input).await;
+    assert_eq!(out.len(), 2 + (1 << 20) - 5 + 2);
+}
+
+#[tokio::test]
+async fn binary_garbage_never_panics_or_hangs() {
+    // A deterministic byte soup with LFs, NULs, high bytes and '#'.
+    let mut x: u32 = 12345;
+    let mut input = Vec::new();
+    for _ in 0..200_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        input.push((x >> 16) as u8);
+    }
+    input.extend_from_slice(b"\n77 echo end\n");
+    let (_, out) = transcript(input).await;
+    assert!(
+        out.ends_with("=77 end\n\n"),
+        "tail: {:?}",
+        &out[out.len().saturating_sub(40)..]
+    );
+    // Every answer is well-formed: starts with = or ? and is ended by one empty line.
+    for answer in out.trim_end_matches('\n').split("\n\n") {
+        assert!(
+            answer.starts_with('=') || answer.starts_with('?'),
+            "{answer:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn blocking_handlers_do_not_starve_a_current_thread_runtime() {
+    // The reader task and the dispatcher share one runtime thread only through
+    // spawn_blocking; a long input must still flow.
+    let mut input = Vec::new();
+    for i in 0..2000 {
+        input.extend_from_slice(format!("{i} echo {i}\n").as_bytes());
+    }
+    let (_, out) = transcript(input).await;
+    assert_eq!(out.matches("\n\n").count(), 2000);
+    assert!(out.ends_with("=1999 1999\n\n"));
+}
