@@ -4,5 +4,7 @@ pub mod color;
 pub mod dots;
 pub mod go;
 pub mod logging;
+#[path = "match/mod.rs"]
+pub mod matches;
 pub mod protocol;
 pub mod search;

@@ -20,6 +20,11 @@ enum Command {
     Dots(cli::dots::DotsArgs),
     /// Speed benchmarks.
     Bench(cli::bench::BenchArgs),
+    /// Play two engines against each other and print a results table.
+    Match(Box<cli::match_cmd::MatchArgs>),
+    /// A deliberately simple (or broken) GTP engine for testing the referee.
+    #[command(hide = true)]
+    FakeGtp(cli::fake_gtp::FakeGtpArgs),
 }
 
 fn main() {
@@ -28,6 +33,8 @@ fn main() {
         Command::Go(a) => cli::go::run(a),
         Command::Dots(a) => cli::dots::run(a),
         Command::Bench(a) => cli::bench::run(a),
+        Command::Match(a) => cli::match_cmd::run(*a),
+        Command::FakeGtp(a) => cli::fake_gtp::run(a),
     };
     if let Err(e) = result {
         eprintln!("quartet: {e}");

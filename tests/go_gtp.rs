@@ -158,3 +158,69 @@ fn regression_file() {
         &["go", "--playouts", "2000", "--seed", "1"],
     );
 }
+
+#[test]
+fn printsgf_and_loadsgf_round_trip() {
+    let dir = std::env::temp_dir().join(format!("quartet-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("g.sgf");
+    let garbage = dir.join("bad.sgf");
+    std::fs::write(&garbage, "(;FF[4]SZ[9];B[zz").unwrap();
+    let f = file.display();
+    let input = format!(
+        "boardsize 9\nkomi 6.5\nplay b e5\nplay w c3\nplay b pass\nplay w d4\nprintsgf {f}\n\
+showboard\nclear_board\nloadsgf {f}\nshowboard\nloadsgf {f} 3\nshowboard\n\
+loadsgf {}\nloadsgf /nonexistent/file.sgf\nprintsgf\n",
+        garbage.display()
+    );
+    let (out, _) = session(input.as_bytes());
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(answers[6], "=");
+    assert_eq!(answers[9], "= black", "after 4 moves black is to move");
+    // The reloaded board is the board that was saved.
+    assert_eq!(answers[7], answers[10]);
+    assert_eq!(
+        answers[11], "= black",
+        "before move 3 only two moves are played"
+    );
+    assert!(answers[12].contains(" 5 . . . . X . . . . 5"));
+    assert!(!answers[12].contains(" 4 . . . O"));
+    assert_eq!(answers[13], "? cannot load file");
+    assert_eq!(answers[14], "? cannot load file");
+    let sgf = answers[15];
+    assert!(sgf.starts_with("= (;FF[4]GM[1]"), "{sgf}");
+    for prop in ["SZ[9]", "KM[6.5]", "RU[", ";B[ee]", ";W[cg]"] {
+        assert!(sgf.contains(prop), "{prop} missing in {sgf}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn two_threads_and_a_tiny_clock_still_answer_legal_moves() {
+    let mut child = Command::new(BIN)
+        .args(["go", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let input = b"boardsize 9\ntime_settings 1 0 0\ngenmove b\ntime_left w 0.05 0\ngenmove w\ngenmove b\nquit\n";
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(answers.len(), 7, "{out}");
+    for a in [answers[2], answers[4], answers[5]] {
+        let v = a.trim_start_matches("= ");
+        assert!(
+            quartet::protocol::coords::parse_vertex(v, 9).is_ok_and(|m| m.is_some()),
+            "{a}"
+        );
+    }
+}

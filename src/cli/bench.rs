@@ -48,13 +48,14 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
                 seed,
             );
             println!(
-                "go {}x{} {} playouts: {} in {:.2} s = {:.0} playouts/s, {:.1} moves/playout, black wins (komi 7.5) {:.1}%",
+                "go {}x{} {} playouts: {} in {:.2} s = {:.0} playouts/s ({:.0} per CPU-second of this thread), {:.1} stones at the end, black wins (komi 7.5) {:.1}%",
                 boardsize,
                 boardsize,
                 if heavy { "heavy" } else { "light" },
                 r.playouts,
                 r.seconds,
                 r.playouts as f64 / r.seconds,
+                r.playouts as f64 / r.cpu_seconds.max(1e-9),
                 r.moves as f64 / r.playouts as f64,
                 100.0 * r.black_wins as f64 / r.playouts as f64
             );

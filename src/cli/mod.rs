@@ -1,4 +1,6 @@
 //! The command line: one small module per subcommand.
 pub mod bench;
 pub mod dots;
+pub mod fake_gtp;
 pub mod go;
+pub mod match_cmd;

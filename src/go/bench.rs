@@ -10,6 +10,9 @@ pub struct PlayoutRate {
     pub playouts: u64,
     pub moves: u64,
     pub seconds: f64,
+    /// CPU time this thread used: on a shared machine playouts per CPU-second is the figure
+    /// that does not depend on what else runs.
+    pub cpu_seconds: f64,
     /// Black wins with komi 7.5 (a sanity figure: light playouts favour white a little).
     pub black_wins: u64,
 }
@@ -20,6 +23,7 @@ pub fn playout_rate(size: usize, duration: Duration, heavy: bool, seed: u64) -> 
     let empty = Board::new(size);
     let mut rng = SmallRng::seed_from_u64(seed);
     let start = Instant::now();
+    let cpu_start = thread_cpu_seconds();
     let (mut playouts, mut moves, mut black_wins) = (0u64, 0u64, 0u64);
     while playouts % 256 != 0 || start.elapsed() < duration {
         let mut b = empty.clone();
@@ -35,6 +39,21 @@ pub fn playout_rate(size: usize, duration: Duration, heavy: bool, seed: u64) -> 
         playouts,
         moves,
         seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds: thread_cpu_seconds() - cpu_start,
         black_wins,
     }
+}
+
+/// CPU seconds used by the calling thread.
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }

@@ -296,19 +296,19 @@ impl Board {
     }
 
     /// Up to two liberties of the string through `p` (for ladder and atari logic).
-    pub fn two_libs(&mut self, p: Point) -> [Option<Point>; 2] {
+    pub fn two_libs(&self, p: Point) -> [Option<Point>; 2] {
         let mut out = [None; 2];
-        let mut k = 0;
-        let gen = self.next_gen();
         let mut q = p;
         loop {
             for n in self.neighbors(q) {
-                if self.cells[n] == EMPTY && self.mark[n] != gen {
-                    self.mark[n] = gen;
-                    out[k] = Some(n);
-                    k += 1;
-                    if k == 2 {
-                        return out;
+                if self.cells[n] == EMPTY {
+                    match out[0] {
+                        None => out[0] = Some(n),
+                        Some(f) if f != n => {
+                            out[1] = Some(n);
+                            return out;
+                        }
+                        _ => {}
                     }
                 }
             }

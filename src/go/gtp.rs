@@ -7,6 +7,7 @@ use super::board::{valid_size, Board, Move, Point};
 use super::game::{format_score, Game};
 use super::handicap;
 use super::player::{Decision, Player, PlayerConfig, StoneStatus};
+use super::sgf;
 use crate::color::Color;
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
@@ -90,14 +91,12 @@ impl GoEngine {
         match report.decision {
             Decision::Resign => Ok("resign".to_string()),
             Decision::Play(m) => {
-                if commit {
-                    if self.game.play(color, m).is_err() {
-                        // The tree excludes superko repeats, so this is a bug: pass instead
-                        // of answering an illegal move.
-                        tracing::error!("search chose an illegal move; passing");
-                        self.game.play(color, Move::Pass).ok();
-                        return Ok("pass".to_string());
-                    }
+                if commit && self.game.play(color, m).is_err() {
+                    // The tree excludes superko repeats, so this is a bug: pass instead
+                    // of answering an illegal move.
+                    tracing::error!("search chose an illegal move; passing");
+                    self.game.play(color, Move::Pass).ok();
+                    return Ok("pass".to_string());
                 }
                 Ok(self.format_move(m))
             }
@@ -340,6 +339,35 @@ fn time_left(e: &mut GoEngine, args: &[String]) -> Reply {
     e.time.time_left(args).map(|_| String::new())
 }
 
+fn loadsgf(e: &mut GoEngine, args: &[String]) -> Reply {
+    let (file, until) = match args {
+        [f] => (f, None),
+        [f, n] => (f, Some(parse_count(n)? as usize)),
+        _ => return Err(GtpError::syntax()),
+    };
+    let bytes = std::fs::read(file).map_err(|_| GtpError::new("cannot load file"))?;
+    let record = sgf::parse_sgf(&String::from_utf8_lossy(&bytes))
+        .map_err(|_| GtpError::new("cannot load file"))?;
+    let game = record
+        .to_game(until)
+        .map_err(|_| GtpError::new("cannot load file"))?;
+    let next = game.to_move();
+    e.game = game;
+    e.player.reset();
+    Ok(next.to_string())
+}
+
+fn printsgf(e: &mut GoEngine, args: &[String]) -> Reply {
+    let text = sgf::SgfGame::from_game(&e.game).to_sgf();
+    match args {
+        [] => Ok(text.trim_end().to_string()),
+        [file] => std::fs::write(file, text)
+            .map(|_| String::new())
+            .map_err(|_| GtpError::new("cannot save file")),
+        _ => Err(GtpError::syntax()),
+    }
+}
+
 /// Every command but the server's own administrative ones; `list_commands` prints this order.
 static COMMANDS: &[CommandSpec<GoEngine>] = &[
     CommandSpec {
@@ -409,6 +437,14 @@ static COMMANDS: &[CommandSpec<GoEngine>] = &[
     CommandSpec {
         name: "time_left",
         handler: time_left,
+    },
+    CommandSpec {
+        name: "loadsgf",
+        handler: loadsgf,
+    },
+    CommandSpec {
+        name: "printsgf",
+        handler: printsgf,
     },
 ];
 

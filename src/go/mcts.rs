@@ -12,11 +12,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::board::{Board, Move, Point};
+use super::ladder;
 use super::patterns;
 use super::playout::{self, Amaf};
 use crate::color::Color;
 
 const RAVE_EQUIV: f32 = 3500.0;
+const MIN_PLAYOUTS: u64 = 16;
 const EXPAND_VISITS: u32 = 8;
 const UCB_C: f32 = 0.02;
 const PRIOR_EVEN: f32 = 10.0;
@@ -207,10 +209,13 @@ impl Tree {
     pub fn search(&mut self, limits: &Limits) -> u64 {
         let mut n = 0u64;
         loop {
-            if limits.playouts.is_some_and(|p| n >= p) || limits.stop.load(Ordering::Relaxed) {
+            if limits.playouts.is_some_and(|p| n >= p)
+                || n >= MIN_PLAYOUTS && limits.stop.load(Ordering::Relaxed)
+            {
                 break;
             }
-            if n.is_multiple_of(64) {
+            // A few simulations always run, so even a zero budget yields a searched move.
+            if n >= MIN_PLAYOUTS && n.is_multiple_of(64) {
                 if let Some(d) = limits.deadline {
                     if Instant::now() >= d {
                         break;
@@ -362,22 +367,44 @@ impl Tree {
             Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures),
             _ => 0,
         };
-        // Ataris anywhere on the board: capturing, or saving a string that can run.
+        // Ataris anywhere on the board: capturing, or saving a string that can run (a
+        // ladder reader decides), and ataris that start a working ladder.
+        let mut futile = [0usize; 16];
+        let mut n_futile = 0;
         for p in board.points() {
-            if n_near == near_captures.len() {
-                break;
-            }
             if board.stone(p).is_none() || board.string_head(p) != p {
                 continue;
             }
-            if let Some(lib) = board.atari_lib(p) {
-                let own = board.stone(p) == Some(c);
-                if (!own || !playout::is_self_atari(board, c, lib))
-                    && !near_captures[..n_near].contains(&lib)
-                {
-                    near_captures[n_near] = lib;
-                    n_near += 1;
+            let own = board.stone(p) == Some(c);
+            match board.libs(p) {
+                1 => {
+                    let Some(lib) = board.atari_lib(p) else {
+                        continue;
+                    };
+                    if own && !ladder::escapes(board, p) {
+                        if n_futile < futile.len() {
+                            futile[n_futile] = lib;
+                            n_futile += 1;
+                        }
+                    } else if n_near < near_captures.len()
+                        && !near_captures[..n_near].contains(&lib)
+                    {
+                        near_captures[n_near] = lib;
+                        n_near += 1;
+                    }
                 }
+                2 if !own => {
+                    for a in board.two_libs(p).into_iter().flatten() {
+                        if n_near < near_captures.len()
+                            && !near_captures[..n_near].contains(&a)
+                            && ladder::atari_captures(board, c, a)
+                        {
+                            near_captures[n_near] = a;
+                            n_near += 1;
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         for &p in board.empty_points() {
@@ -390,6 +417,9 @@ impl Tree {
             }
             let mut node = Node::new(Move::Play(p));
             self.priors(&mut node, board, c, p, last, &near_captures[..n_near]);
+            if futile[..n_futile].contains(&p) && !near_captures[..n_near].contains(&p) {
+                node.prior_visits += 2.0 * PRIOR_SELF_ATARI;
+            }
             self.nodes.push(node);
         }
         if self.nodes.len() == first {

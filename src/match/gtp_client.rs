@@ -1,0 +1,337 @@
+//! An asynchronous GTP client driving one engine child process.
+//!
+//! Blocking contract: every `async fn` here waits at most for its own timeout (plus the
+//! grace period in [`GtpClient::shutdown`]); nothing blocks a tokio worker thread. A command
+//! that timed out leaves its answer in flight, so the client marks itself unusable rather
+//! than read that stale answer as the reply to the next command.
+use std::fmt;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+/// Longest answer line accepted; an engine printing more without a newline is broken.
+const MAX_LINE: usize = 64 * 1024;
+
+/// What can go wrong talking to an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientError {
+    /// The command line is empty or has an unterminated quote.
+    BadCommandLine(String),
+    /// The program could not be started.
+    Spawn(String),
+    /// The engine answered `? message`.
+    Failure(String),
+    /// No complete answer within the timeout.
+    Timeout,
+    /// The engine closed its output or exited.
+    Died,
+    /// The answer is not GTP (no `=`/`?`, an overlong line).
+    Malformed(String),
+    /// An earlier timeout or protocol error left the pipe out of step.
+    Unusable,
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::BadCommandLine(m) => write!(f, "bad engine command line: {m}"),
+            ClientError::Spawn(m) => write!(f, "cannot start engine: {m}"),
+            ClientError::Failure(m) => write!(f, "engine error: {m}"),
+            ClientError::Timeout => f.write_str("engine timed out"),
+            ClientError::Died => f.write_str("engine died"),
+            ClientError::Malformed(m) => write!(f, "malformed answer: {m:?}"),
+            ClientError::Unusable => f.write_str("engine connection out of step"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// Where a child's stderr goes: never our stdout.
+#[derive(Clone, Debug, Default)]
+pub enum StderrTarget {
+    #[default]
+    Null,
+    /// Appended to this file.
+    File(PathBuf),
+}
+
+/// Splits a command line the way a POSIX shell splits words, without expansions:
+/// whitespace separates, `'...'` is literal, `"..."` honours `\"` and `\\`, and a backslash
+/// outside quotes escapes the next character.
+pub fn split_command_line(line: &str) -> Result<Vec<String>, ClientError> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(ClientError::BadCommandLine("unterminated '".into())),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => {
+                                return Err(ClientError::BadCommandLine("unterminated \"".into()))
+                            }
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(ClientError::BadCommandLine("unterminated \"".into())),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(c) = chars.next() {
+                    word.push(c);
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err(ClientError::BadCommandLine("empty command".into()));
+    }
+    Ok(words)
+}
+
+/// One running engine.
+pub struct GtpClient {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    usable: bool,
+    command_line: String,
+}
+
+impl GtpClient {
+    /// Starts `command_line` (split by [`split_command_line`]). The child is killed if the
+    /// client is dropped without [`GtpClient::shutdown`]. Must be called inside a tokio
+    /// runtime (the child's pipes register with its reactor); does not block.
+    pub fn spawn(command_line: &str, stderr: &StderrTarget) -> Result<GtpClient, ClientError> {
+        let words = split_command_line(command_line)?;
+        let err = match stderr {
+            StderrTarget::Null => Stdio::null(),
+            StderrTarget::File(path) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| ClientError::Spawn(format!("{}: {e}", path.display())))?
+                .into(),
+        };
+        let mut child = Command::new(&words[0])
+            .args(&words[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(err)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| ClientError::Spawn(format!("{}: {e}", words[0])))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(ClientError::Spawn("no pipes".into()));
+        };
+        Ok(GtpClient {
+            child,
+            stdin: Some(stdin),
+            stdout: BufReader::new(stdout),
+            usable: true,
+            command_line: command_line.to_string(),
+        })
+    }
+
+    pub fn command_line(&self) -> &str {
+        &self.command_line
+    }
+
+    /// Sends one command (a single line, no id) and waits up to `timeout` for its answer.
+    /// `Ok` is the body of a `=` answer, trimmed; `?` answers are `Err(Failure)`.
+    pub async fn send(&mut self, command: &str, timeout: Duration) -> Result<String, ClientError> {
+        if !self.usable {
+            return Err(ClientError::Unusable);
+        }
+        let result = match tokio::time::timeout(timeout, self.exchange(command)).await {
+            Ok(r) => r,
+            Err(_) => Err(ClientError::Timeout),
+        };
+        if matches!(
+            result,
+            Err(ClientError::Timeout | ClientError::Died | ClientError::Malformed(_))
+        ) {
+            self.usable = false;
+        }
+        result
+    }
+
+    async fn exchange(&mut self, command: &str) -> Result<String, ClientError> {
+        let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
+        // One command, one line: an embedded newline would desync every later answer.
+        let line: String = command
+            .trim_end()
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .chain(std::iter::once('\n'))
+            .collect();
+        stdin
+            .write_all(line.as_bytes())
+            .await
+            .map_err(|_| ClientError::Died)?;
+        stdin.flush().await.map_err(|_| ClientError::Died)?;
+        read_answer(&mut self.stdout).await
+    }
+
+    /// Whether the child has exited (without waiting).
+    pub fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Sends `quit`, closes stdin, waits up to `grace` for the exit, then kills. An engine
+    /// that is out of step (it timed out or babbled) is killed at once: it is still busy
+    /// with an old command and would only waste the grace period.
+    pub async fn shutdown(mut self, grace: Duration) {
+        if !self.usable {
+            let _ = self.child.kill().await;
+            return;
+        }
+        let _ = self.send("quit", grace).await;
+        drop(self.stdin.take());
+        if tokio::time::timeout(grace, self.child.wait())
+            .await
+            .is_err()
+        {
+            let _ = self.child.kill().await;
+        }
+    }
+}
+
+/// Reads one GTP answer: skips empty lines before it, then takes lines up to the next empty
+/// line. Lenient: `\r`, trailing spaces and an id after `=`/`?` are accepted.
+pub async fn read_answer<R: AsyncBufRead + Unpin>(reader: &mut R) -> Result<String, ClientError> {
+    let mut first: Option<String> = None;
+    let mut body = Vec::new();
+    loop {
+        let line = read_line(reader).await?;
+        let line = line.trim_end();
+        match &first {
+            None if line.is_empty() => continue,
+            None => first = Some(line.to_string()),
+            Some(_) if line.is_empty() => break,
+            Some(_) => body.push(line.to_string()),
+        }
+    }
+    let first = first.unwrap_or_default();
+    let (ok, rest) = match first.as_bytes()[0] {
+        b'=' => (true, &first[1..]),
+        b'?' => (false, &first[1..]),
+        _ => return Err(ClientError::Malformed(first)),
+    };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
+    let mut text = rest.to_string();
+    for line in body {
+        text.push('\n');
+        text.push_str(&line);
+    }
+    if ok {
+        Ok(text)
+    } else {
+        Err(ClientError::Failure(text))
+    }
+}
+
+/// One line without its newline; invalid UTF-8 is replaced, overlong lines are malformed.
+async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> Result<String, ClientError> {
+    let mut buf = Vec::new();
+    loop {
+        let chunk = reader.fill_buf().await.map_err(|_| ClientError::Died)?;
+        if chunk.is_empty() {
+            return Err(ClientError::Died);
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        buf.extend_from_slice(&chunk[..take]);
+        reader.consume(take);
+        if buf.len() > MAX_LINE {
+            return Err(ClientError::Malformed("overlong line".into()));
+        }
+        if done {
+            buf.pop();
+            return Ok(String::from_utf8_lossy(&buf).into_owned());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_like_a_shell() {
+        let w = split_command_line(r#"/usr/games/gnugo --mode gtp  --level 10"#).unwrap();
+        assert_eq!(w, ["/usr/games/gnugo", "--mode", "gtp", "--level", "10"]);
+        let w = split_command_line(r#"a 'b c' "d \"e\" \\ \x" f\ g ''"#).unwrap();
+        assert_eq!(w, ["a", "b c", r#"d "e" \ \x"#, "f g", ""]);
+        assert!(split_command_line("a 'b").is_err());
+        assert!(split_command_line("a \"b").is_err());
+        assert!(split_command_line("   ").is_err());
+    }
+
+    fn answer(bytes: &[u8]) -> Result<String, ClientError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut reader = bytes;
+        rt.block_on(read_answer(&mut reader))
+    }
+
+    #[test]
+    fn parses_answers_leniently() {
+        assert_eq!(answer(b"= C3\n\n"), Ok("C3".into()));
+        assert_eq!(answer(b"= PASS \r\n\r\n"), Ok("PASS".into()));
+        assert_eq!(answer(b"\n=\n\n"), Ok("".into()));
+        assert_eq!(answer(b"=12 resign\n\n"), Ok("resign".into()));
+        assert_eq!(answer(b"= a\nb\n\n"), Ok("a\nb".into()));
+        assert_eq!(
+            answer(b"? illegal move\n\n"),
+            Err(ClientError::Failure("illegal move".into()))
+        );
+        assert_eq!(
+            answer(b"hello\n\n"),
+            Err(ClientError::Malformed("hello".into()))
+        );
+        assert_eq!(answer(b"= C3\n"), Err(ClientError::Died));
+        assert_eq!(answer(b""), Err(ClientError::Died));
+        let long = vec![b'x'; MAX_LINE + 10];
+        assert!(matches!(answer(&long), Err(ClientError::Malformed(_))));
+    }
+}

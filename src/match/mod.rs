@@ -1,0 +1,8 @@
+//! Engine-versus-engine matches: a GTP client for child processes, a game-neutral referee
+//! (with Go plugged in), scheduling, and statistics. Imported as `quartet::matches`
+//! (`match` is a Rust keyword).
+pub mod go_referee;
+pub mod gtp_client;
+pub mod referee;
+pub mod runner;
+pub mod stats;

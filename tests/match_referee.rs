@@ -1,0 +1,262 @@
+//! The referee against real child processes: the hidden `quartet fake-gtp` engine in its
+//! broken modes, two random engines, and (when installed) two GNU Go instances.
+use quartet::color::Color;
+use quartet::go::board::Move;
+use quartet::go::game::Game;
+use quartet::go::sgf::parse_sgf;
+use quartet::matches::go_referee::GoReferee;
+use quartet::matches::gtp_client::{ClientError, GtpClient, StderrTarget};
+use quartet::matches::referee::{play_game, EndReason, Outcome, RefereeGame, RefereeOptions};
+use quartet::matches::runner::{run_go_match, EngineSpec, MatchConfig};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const QUARTET: &str = env!("CARGO_BIN_EXE_quartet");
+const GNUGO: &str = "/usr/games/gnugo";
+
+fn fake(mode: &str, seed: u64) -> String {
+    format!("{QUARTET} fake-gtp --mode {mode} --seed {seed} --delay-ms 1500")
+}
+
+fn options(limit: Option<f64>) -> RefereeOptions {
+    let t = limit.map(Duration::from_secs_f64);
+    RefereeOptions {
+        time_per_move: [t, t],
+        margin: Duration::from_millis(100),
+        command_timeout: Duration::from_secs(5),
+        hang_timeout: Duration::from_secs(20),
+    }
+}
+
+/// Plays one 5x5 game between two command lines and returns the outcome and the referee.
+async fn game(black: &str, white: &str, limit: Option<f64>) -> (Outcome, GoReferee) {
+    let mut b = GtpClient::spawn(black, &StderrTarget::Null).unwrap();
+    let mut w = GtpClient::spawn(white, &StderrTarget::Null).unwrap();
+    let mut referee = GoReferee::new(5, 7.5).unwrap();
+    let outcome = play_game(&mut referee, [&mut b, &mut w], &options(limit)).await;
+    b.shutdown(Duration::from_secs(1)).await;
+    w.shutdown(Duration::from_secs(1)).await;
+    (outcome, referee)
+}
+
+/// Replays a record through a fresh `Game`: every move must be legal.
+fn replay(moves: &[(Color, Option<(usize, usize)>)], size: usize) -> Game {
+    let mut g = Game::new(size, 7.5);
+    for &(c, p) in moves {
+        let mv = match p {
+            None => Move::Pass,
+            Some((col, row)) => Move::Play(g.board().point(col, row)),
+        };
+        g.play(c, mv).expect("recorded move is legal");
+    }
+    g
+}
+
+#[tokio::test]
+async fn illegal_move_loses() {
+    let (o, _) = game(&fake("illegal", 1), &fake("random", 2), None).await;
+    assert_eq!(o.winner, Some(Color::White), "{o:?}");
+    assert!(matches!(o.reason, EndReason::Illegal(_)), "{o:?}");
+    assert_eq!(o.result_text(), "W+F");
+    // The illegal engine's second genmove is Black's second move: after B, W.
+    assert_eq!(o.moves, 2);
+}
+
+#[tokio::test]
+async fn malformed_answer_loses() {
+    let (o, _) = game(&fake("random", 1), &fake("garbage", 2), None).await;
+    assert_eq!(o.winner, Some(Color::Black), "{o:?}");
+    assert_eq!(o.reason, EndReason::Malformed("banana".into()));
+    assert_eq!(o.moves, 1);
+}
+
+#[tokio::test]
+async fn too_slow_loses_on_time() {
+    let start = Instant::now();
+    let slow = format!("{QUARTET} fake-gtp --mode slow --delay-ms 6000");
+    let (o, _) = game(&slow, &fake("random", 2), Some(0.3)).await;
+    assert_eq!(o.winner, Some(Color::White), "{o:?}");
+    assert_eq!(o.reason, EndReason::Time);
+    assert_eq!(o.result_text(), "W+T");
+    // Decided at the limit plus margin (0.4 s), not when the 6 s answer would arrive; the
+    // slack covers starting two processes on a loaded machine.
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn dead_engine_and_resignation() {
+    let (o, _) = game(&fake("random", 1), &fake("die", 2), None).await;
+    assert_eq!(o.winner, Some(Color::Black), "{o:?}");
+    assert!(matches!(o.reason, EndReason::EngineFailure(_)), "{o:?}");
+    let (o, _) = game(&fake("resign", 1), &fake("random", 2), None).await;
+    assert_eq!(
+        (o.winner, o.result_text()),
+        (Some(Color::White), "W+R".into())
+    );
+}
+
+#[tokio::test]
+async fn two_random_engines_finish_and_the_record_replays() {
+    let (o, referee) = game(&fake("random", 7), &fake("random", 8), Some(2.0)).await;
+    assert!(matches!(o.reason, EndReason::Score { .. }), "{o:?}");
+    // The fakes score with their own (identical) rules, so they agree with each other,
+    // and with our scoring.
+    let own = referee.own_score();
+    assert_eq!(
+        o.reason,
+        EndReason::Score {
+            margin: own,
+            agreed: true
+        }
+    );
+    let text = referee.record(&o, ["x", "y"], "2026-12-01");
+    let rec = parse_sgf(&text).unwrap();
+    assert_eq!(rec.result.as_deref(), Some(o.result_text().as_str()));
+    assert_eq!(rec.moves.len(), o.moves);
+    let last_two: Vec<_> = rec.moves.iter().rev().take(2).map(|m| m.1).collect();
+    assert_eq!(last_two, [None, None], "ends on two passes");
+    assert_eq!(replay(&rec.moves, 5).area_score(), own);
+}
+
+/// When the engines' `final_score` answers differ, our own area scoring decides.
+#[tokio::test]
+async fn disagreeing_scores_fall_back_to_ours() {
+    let (o, referee) = game(&fake("random", 7), &fake("liar", 8), None).await;
+    let own = referee.own_score();
+    assert_eq!(
+        o.reason,
+        EndReason::Score {
+            margin: own,
+            agreed: false
+        }
+    );
+    assert_ne!(own, -100.0);
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quartet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[tokio::test]
+async fn runner_alternates_colours_and_writes_records() {
+    let dir = temp_dir("runner");
+    let engine = |name: &str, seed| EngineSpec {
+        name: name.into(),
+        command: fake("random", seed),
+        time_per_move: Some(Duration::from_secs(2)),
+    };
+    let cfg = MatchConfig {
+        engines: [engine("one", 3), engine("two", 4)],
+        games: 4,
+        concurrency: 2,
+        margin: Duration::from_millis(200),
+        hang_timeout: Duration::from_secs(20),
+        command_timeout: Duration::from_secs(5),
+        record_dir: Some(dir.clone()),
+        record_extension: "sgf".into(),
+        stderr: StderrTarget::Null,
+    };
+    let mut seen = Vec::new();
+    let stats = run_go_match(cfg, 5, 7.5, |r| seen.push((r.index, r.black, r.white)))
+        .await
+        .unwrap();
+    seen.sort();
+    assert_eq!(seen, [(0, 0, 1), (1, 1, 0), (2, 0, 1), (3, 1, 0)]);
+    for e in &stats.engines {
+        assert_eq!((e.games, e.black_games, e.white_games), (4, 2, 2));
+    }
+    assert_eq!(
+        stats.engines[0].wins + stats.engines[1].wins + stats.engines[0].draws,
+        4
+    );
+    for i in 1..=4 {
+        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
+        let rec = parse_sgf(&text).unwrap();
+        let names = (rec.black_name.unwrap(), rec.white_name.unwrap());
+        let expected = if i % 2 == 1 {
+            ("one", "two")
+        } else {
+            ("two", "one")
+        };
+        assert_eq!((names.0.as_str(), names.1.as_str()), expected);
+        replay(&rec.moves, 5);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn missing_program_is_a_spawn_error() {
+    assert!(GtpClient::spawn("/nonexistent/engine", &StderrTarget::Null).is_err());
+    assert!(GtpClient::spawn("'unterminated", &StderrTarget::Null).is_err());
+}
+
+/// Two GNU Go instances at level 1 on 5x5 through the real CLI: the table counts two games
+/// per engine with no forfeits, and both records replay legally under our rules.
+#[test]
+fn gnugo_against_gnugo_through_the_cli() {
+    if !Path::new(GNUGO).exists() {
+        println!("skipped: {GNUGO} not installed (apt-get install -y gnugo)");
+        return;
+    }
+    let dir = temp_dir("gnugo");
+    let engine = format!("{GNUGO} --mode gtp --level 1 --chinese-rules");
+    let out = Command::new(QUARTET)
+        .args(["match", "go", "--black", &engine, "--white", &engine])
+        .args(["--games", "2", "--boardsize", "5", "--komi", "7.5"])
+        .args(["--time-per-move", "10", "--concurrency", "2", "--sgf-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 2);
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("gnugo#")).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    for row in rows {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[1], "2", "{row}");
+        assert!(row.ends_with("0/0/0/0"), "{row}");
+    }
+    for i in 1..=2 {
+        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
+        let rec = parse_sgf(&text).unwrap();
+        assert_eq!((rec.size, rec.komi), (5, 7.5));
+        replay(&rec.moves, 5);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn client_errors_and_timeouts() {
+    let t = Duration::from_secs(5);
+    let mut c = GtpClient::spawn(&fake("slow", 1), &StderrTarget::Null).unwrap();
+    assert_eq!(c.send("name", t).await, Ok("fake-gtp".into()));
+    assert_eq!(
+        c.send("frobnicate", t).await,
+        Err(ClientError::Failure("unknown command".into()))
+    );
+    // A newline inside a command must not turn it into two commands: one answer only
+    // (the fake knows no two-argument boardsize), and the next answer is in step.
+    assert_eq!(
+        c.send("boardsize 5\nname", t).await,
+        Err(ClientError::Failure("unknown command".into()))
+    );
+    assert_eq!(c.send("boardsize 5", t).await, Ok(String::new()));
+    let short = Duration::from_millis(200);
+    assert_eq!(c.send("genmove b", short).await, Err(ClientError::Timeout));
+    assert_eq!(c.send("name", t).await, Err(ClientError::Unusable));
+    c.shutdown(t).await;
+
+    let mut d = GtpClient::spawn(&fake("die", 1), &StderrTarget::Null).unwrap();
+    assert_eq!(d.send("genmove b", t).await, Err(ClientError::Died));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(d.has_exited());
+}
