@@ -1,6 +1,7 @@
 //! quartet: four board-game engines behind GTP-style protocols.
 pub mod cli;
 pub mod color;
+pub mod dots;
 pub mod go;
 pub mod logging;
 #[path = "match/mod.rs"]

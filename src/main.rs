@@ -18,6 +18,8 @@ enum Command {
     Go(cli::go::GoArgs),
     /// Othello engine speaking the GRhino/Edax GTP dialect on stdin/stdout.
     Othello(cli::othello::OthelloArgs),
+    /// Dots-and-Boxes engine speaking a GTP-style protocol on stdin/stdout.
+    Dots(cli::dots::DotsArgs),
     /// Speed benchmarks.
     Bench(cli::bench::BenchArgs),
     /// Play two engines against each other and print a results table.
@@ -32,6 +34,7 @@ fn main() {
     let result = match cli.command {
         Command::Go(a) => cli::go::run(a),
         Command::Othello(a) => cli::othello::run(a),
+        Command::Dots(a) => cli::dots::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Match(a) => cli::match_cmd::run(*a),
         Command::FakeGtp(a) => cli::fake_gtp::run(a),

@@ -15,6 +15,8 @@ pub enum BenchGame {
         #[command(subcommand)]
         what: super::bench_othello::BenchOthello,
     },
+    /// Exact Dots-and-Boxes solve of an empty board: value, nodes, nodes/s, time.
+    Dots(super::dots::BenchDotsArgs),
     /// Light playouts per second on the empty board, one thread.
     Go {
         #[arg(long, default_value_t = 9)]
@@ -32,6 +34,7 @@ pub enum BenchGame {
 pub fn run(args: BenchArgs) -> Result<(), String> {
     match args.game {
         BenchGame::Othello { what } => super::bench_othello::run(what),
+        BenchGame::Dots(a) => super::dots::bench(a),
         BenchGame::Go {
             boardsize,
             seconds,

@@ -1,6 +1,7 @@
 //! The command line: one small module per subcommand.
 pub mod bench;
 pub mod bench_othello;
+pub mod dots;
 pub mod fake_gtp;
 pub mod go;
 pub mod match_cmd;

@@ -1,0 +1,258 @@
+//! `quartet dots`: the Dots-and-Boxes engine behind the shared GTP server. This file only
+//! parses arguments and formats answers; rules, analysis and search live beside it.
+use super::play::choose_move;
+use super::solver::Solver;
+use super::{Board, EdgeName, Geometry, MoveError};
+use crate::color::Color;
+use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::search::{StopToken, TimeManager};
+use std::time::{Duration, Instant};
+
+/// `solve` refuses positions with more undrawn edges than this by default (3x4 boxes,
+/// 31 edges, take a few seconds; 4x4's 40 take minutes).
+pub const DEFAULT_SOLVE_LIMIT: usize = 31;
+
+pub struct DotsEngine {
+    board: Board,
+    time: TimeManager,
+    solve_limit: usize,
+    stop: StopToken,
+}
+
+impl DotsEngine {
+    /// A 5x5-box board; `move_time` per move until `time_settings` arrives.
+    pub fn new(move_time: Duration, solve_limit: usize) -> DotsEngine {
+        DotsEngine {
+            board: Board::new(5, 5).expect("5x5 is a valid size"),
+            time: TimeManager::new(move_time),
+            solve_limit,
+            stop: StopToken::new(),
+        }
+    }
+
+    fn edge(&self, s: &str) -> Result<usize, GtpError> {
+        let name: EdgeName = s.parse().map_err(|e| GtpError::new(format!("{e}")))?;
+        self.board
+            .edge_index(&name)
+            .ok_or_else(|| GtpError::new(MoveError::OffBoard.to_string()))
+    }
+
+    fn turn(&self, c: &str) -> Result<Color, GtpError> {
+        let color: Color = c.parse().map_err(|_| GtpError::new("invalid color"))?;
+        if color != self.board.to_move() {
+            return Err(GtpError::new("not your turn"));
+        }
+        Ok(color)
+    }
+}
+
+fn no_args(args: &[String]) -> Result<(), GtpError> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(GtpError::syntax())
+    }
+}
+
+/// `boardsize CxR` in boxes; a single `N` means NxN.
+fn parse_size(s: &str) -> Result<Geometry, GtpError> {
+    let spec = if s.contains(['x', 'X']) {
+        s.to_string()
+    } else {
+        format!("{s}x{s}")
+    };
+    Geometry::parse_size(&spec).map_err(|_| GtpError::new("unacceptable size"))
+}
+
+fn boardsize(e: &mut DotsEngine, args: &[String]) -> Reply {
+    let [s] = args else {
+        return Err(GtpError::syntax());
+    };
+    e.board = Board::from_geometry(parse_size(s)?);
+    Ok(String::new())
+}
+
+fn clear_board(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.board = Board::from_geometry(e.board.geometry().clone());
+    Ok(String::new())
+}
+
+fn play(e: &mut DotsEngine, args: &[String]) -> Reply {
+    let [c, m] = args else {
+        return Err(GtpError::syntax());
+    };
+    let edge = e.edge(m)?;
+    e.turn(c)?;
+    e.board
+        .play(edge)
+        .map_err(|err| GtpError::new(err.to_string()))?;
+    Ok(String::new())
+}
+
+fn genmove(e: &mut DotsEngine, args: &[String]) -> Reply {
+    let [c] = args else {
+        return Err(GtpError::syntax());
+    };
+    let color = e.turn(c)?;
+    let start = Instant::now();
+    let undrawn = e.board.legal_edges().count() as u32;
+    let (soft, hard) = e.time.budget(color, undrawn / 2 + 1);
+    e.stop.reset();
+    let choice = choose_move(&e.board, soft, hard, Some(e.stop.clone()))
+        .ok_or_else(|| GtpError::new(MoveError::GameOver.to_string()))?;
+    tracing::info!(
+        "genmove {}: value {} exact {} depth {} nodes {} in {:?}",
+        e.board.edge_name(choice.edge),
+        choice.value,
+        choice.exact,
+        choice.depth,
+        choice.nodes,
+        start.elapsed()
+    );
+    e.time.spent(color, start.elapsed());
+    e.board
+        .play(choice.edge)
+        .expect("the search returns a legal edge");
+    Ok(e.board.edge_name(choice.edge).to_string())
+}
+
+fn undo(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.board
+        .undo()
+        .map(|_| String::new())
+        .ok_or_else(|| GtpError::new("cannot undo"))
+}
+
+fn showboard(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let b = &e.board;
+    Ok(format!(
+        "\n{}\nblack {} white {}, {} to move",
+        b.render(),
+        b.score(Color::Black),
+        b.score(Color::White),
+        b.to_move()
+    ))
+}
+
+/// Boxes won so far: `B+3`, `W+1` or `0` (final once every edge is drawn).
+fn final_score(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let m = e.board.margin(Color::Black);
+    Ok(match m {
+        0 => "0".to_string(),
+        m if m > 0 => format!("B+{m}"),
+        m => format!("W+{}", -m),
+    })
+}
+
+fn score(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(format!(
+        "black {} white {}",
+        e.board.score(Color::Black),
+        e.board.score(Color::White)
+    ))
+}
+
+/// Plays `moves` on an empty board of `geo`; the engine's board changes only if all are legal.
+fn replay(e: &mut DotsEngine, geo: Geometry, moves: &[String]) -> Reply {
+    let mut b = Board::from_geometry(geo);
+    for (i, m) in moves.iter().enumerate() {
+        let name: EdgeName = m
+            .parse()
+            .map_err(|err| GtpError::new(format!("move {}: {err}", i + 1)))?;
+        let edge = b
+            .edge_index(&name)
+            .ok_or_else(|| GtpError::new(format!("move {}: {}", i + 1, MoveError::OffBoard)))?;
+        b.play(edge)
+            .map_err(|err| GtpError::new(format!("move {}: {err}", i + 1)))?;
+    }
+    e.board = b;
+    Ok(String::new())
+}
+
+/// `setboard e1 e2 ...`: the position after these edges from the empty board of the
+/// current size (whose turn follows from the extra-turn rule).
+fn setboard(e: &mut DotsEngine, args: &[String]) -> Reply {
+    replay(e, e.board.geometry().clone(), args)
+}
+
+/// `loadgame CxR e1 e2 ...`: as `setboard`, with a board size first.
+fn loadgame(e: &mut DotsEngine, args: &[String]) -> Reply {
+    let [size, moves @ ..] = args else {
+        return Err(GtpError::syntax());
+    };
+    replay(e, parse_size(size)?, moves)
+}
+
+/// `solve`: the exact value for the side to move (future boxes, theirs minus the
+/// opponent's) and a best edge, e.g. `-3 b2-c2`; `? too large` past the limit.
+fn solve(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let undrawn = e.board.legal_edges().count();
+    if undrawn > e.solve_limit {
+        return Err(GtpError::new("too large"));
+    }
+    let mut s = Solver::new(&e.board, 22).ok_or_else(|| GtpError::new("too large"))?;
+    let (v, m) = s.best_move();
+    Ok(match m {
+        Some(m) => format!("{v} {}", e.board.edge_name(m)),
+        None => v.to_string(),
+    })
+}
+
+/// `dots_solve_limit N`: the most undrawn edges `solve` accepts.
+fn solve_limit(e: &mut DotsEngine, args: &[String]) -> Reply {
+    let [n] = args else {
+        return Err(GtpError::syntax());
+    };
+    e.solve_limit = n.parse().map_err(|_| GtpError::syntax())?;
+    Ok(String::new())
+}
+
+fn time_settings(e: &mut DotsEngine, args: &[String]) -> Reply {
+    e.time.time_settings(args).map(|_| String::new())
+}
+
+fn time_left(e: &mut DotsEngine, args: &[String]) -> Reply {
+    e.time.time_left(args).map(|_| String::new())
+}
+
+macro_rules! table {
+    ($($name:literal => $f:ident),* $(,)?) => {
+        &[$(CommandSpec { name: $name, handler: $f }),*]
+    };
+}
+
+/// Every command but the server's administrative ones; `list_commands` prints this order.
+static COMMANDS: &[CommandSpec<DotsEngine>] = table![
+    "boardsize" => boardsize,
+    "clear_board" => clear_board,
+    "play" => play,
+    "genmove" => genmove,
+    "undo" => undo,
+    "showboard" => showboard,
+    "final_score" => final_score,
+    "score" => score,
+    "setboard" => setboard,
+    "loadgame" => loadgame,
+    "solve" => solve,
+    "dots_solve_limit" => solve_limit,
+    "time_settings" => time_settings,
+    "time_left" => time_left,
+];
+
+impl GtpEngine for DotsEngine {
+    fn name(&self) -> &str {
+        "quartet"
+    }
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+    fn commands() -> &'static [CommandSpec<Self>] {
+        COMMANDS
+    }
+}

@@ -1,0 +1,204 @@
+//! Move choice under a clock: iterative deepening over the solver's alpha-beta with the
+//! long-chain/loony heuristic at the horizon. An iteration that never reaches the horizon
+//! is an exact solve, and then the search ends early.
+//!
+//! Time: a soft limit (no new iteration starts after it) and a hard limit (the running
+//! search stops, polled every 1024 nodes), both from the shared time manager
+//! (`quartet::search::time`), plus the shared `StopToken`.
+use super::solver::{Solver, EXACT};
+use super::Board;
+use crate::search::StopToken;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub edge: usize,
+    /// Value for the side to move (future boxes), exact if `exact`.
+    pub value: i32,
+    pub exact: bool,
+    /// Deepest completed iteration (quiet plies).
+    pub depth: u8,
+    pub nodes: u64,
+}
+
+/// Transposition table size for play (2^20 entries of 32 bytes = 32 MB).
+pub const PLAY_TT_BITS: u32 = 20;
+
+/// Picks a move for the side to move. Blocks until the search ends: at the first iteration
+/// boundary after `soft`, or at `hard` at the latest (both from the call). `None` only when
+/// the game is over.
+pub fn choose_move(
+    board: &Board,
+    soft: Duration,
+    hard: Duration,
+    stop: Option<StopToken>,
+) -> Option<Choice> {
+    let start = Instant::now();
+    let legal: Vec<usize> = board.legal_edges().collect();
+    if legal.is_empty() {
+        return None;
+    }
+    let Some(mut solver) = Solver::new(board, PLAY_TT_BITS) else {
+        return Some(rule_move(board));
+    };
+    let roots = solver.root_moves();
+    let mut best = Choice {
+        edge: roots[0] as usize,
+        value: 0,
+        exact: false,
+        depth: 0,
+        nodes: 0,
+    };
+    if roots.len() == 1 {
+        return Some(best);
+    }
+    solver.set_limits(stop, Some(start + hard));
+    let mut order = roots;
+    for depth in 1..EXACT {
+        solver.hit_horizon = false;
+        let mut iter_best: Option<(u8, i32)> = None;
+        for &m in &order {
+            let alpha = iter_best.map_or(-127, |(_, v)| v);
+            let v = solver.move_value(m, alpha, 127, depth);
+            if solver.stopped() {
+                break;
+            }
+            if iter_best.is_none_or(|(_, b)| v > b) {
+                iter_best = Some((m, v));
+            }
+        }
+        if solver.stopped() {
+            // A move that beat the previous iteration's first move completely is kept.
+            if let Some((m, v)) = iter_best {
+                if m != order[0] {
+                    best.edge = m as usize;
+                    best.value = v;
+                }
+            }
+            break;
+        }
+        let (m, v) = iter_best.expect("at least two root moves");
+        best = Choice {
+            edge: m as usize,
+            value: v,
+            exact: !solver.hit_horizon,
+            depth,
+            nodes: solver.nodes,
+        };
+        if best.exact || start.elapsed() >= soft {
+            break;
+        }
+        let i = order.iter().position(|&x| x == m).unwrap_or(0);
+        order[..=i].rotate_right(1);
+    }
+    best.nodes = solver.nodes;
+    Some(best)
+}
+
+/// For boards too large for the solver (8x8): take what can be taken, else a safe edge,
+/// else the edge that hands the fewest boxes to a greedy reply.
+pub fn rule_move(board: &Board) -> Choice {
+    let geo = board.geometry();
+    let legal: Vec<usize> = board.legal_edges().collect();
+    let gives = |e: usize| {
+        geo.edge_boxes(e)
+            .iter()
+            .filter(|&&b| b != super::geometry::GROUND && board.sides(b as usize) == 2)
+            .count()
+    };
+    let capture = legal.iter().copied().find(|&e| {
+        geo.edge_boxes(e)
+            .iter()
+            .any(|&b| b != super::geometry::GROUND && board.sides(b as usize) == 3)
+    });
+    let edge = capture
+        .or_else(|| legal.iter().copied().find(|&e| gives(e) == 0))
+        .unwrap_or_else(|| {
+            *legal
+                .iter()
+                .min_by_key(|&&e| {
+                    let mut b = board.clone();
+                    let _ = b.play(e);
+                    let mover = b.to_move();
+                    let before = b.score(mover);
+                    // Greedy reply: keep taking boxes with three sides.
+                    loop {
+                        let next = b.legal_edges().find(|&t| {
+                            geo.edge_boxes(t)
+                                .iter()
+                                .any(|&x| x != super::geometry::GROUND && b.sides(x as usize) == 3)
+                        });
+                        match next {
+                            Some(t) => {
+                                let _ = b.play(t);
+                            }
+                            None => break,
+                        }
+                    }
+                    b.score(mover) - before
+                })
+                .expect("legal moves exist")
+        });
+    Choice {
+        edge,
+        value: 0,
+        exact: false,
+        depth: 0,
+        nodes: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_boards_are_played_perfectly() {
+        // 2x2: only boundary first moves win (+2); the chosen move must be one.
+        let b = Board::new(2, 2).unwrap();
+        let c = choose_move(&b, Duration::from_secs(5), Duration::from_secs(5), None).unwrap();
+        assert!(c.exact);
+        assert_eq!(c.value, 2);
+        assert!(b
+            .geometry()
+            .edge_boxes(c.edge)
+            .contains(&super::super::geometry::GROUND));
+    }
+
+    #[test]
+    fn answers_in_time_on_big_boards() {
+        for (c, r) in [(5, 5), (7, 8), (8, 8)] {
+            let b = Board::new(c, r).unwrap();
+            let t = Instant::now();
+            let choice = choose_move(
+                &b,
+                Duration::from_millis(100),
+                Duration::from_millis(300),
+                None,
+            )
+            .unwrap();
+            assert!(
+                t.elapsed() < Duration::from_millis(800),
+                "{c}x{r}: {:?}",
+                t.elapsed()
+            );
+            assert!(!b.is_drawn(choice.edge));
+        }
+    }
+
+    #[test]
+    fn takes_a_free_box() {
+        let mut b = Board::new(5, 5).unwrap();
+        for s in ["a1-b1", "a1-a2", "b1-b2"] {
+            b.play(b.edge_index(&s.parse().unwrap()).unwrap()).unwrap();
+        }
+        let c = choose_move(
+            &b,
+            Duration::from_millis(200),
+            Duration::from_millis(200),
+            None,
+        )
+        .unwrap();
+        assert_eq!(b.edge_name(c.edge).to_string(), "a2-b2");
+    }
+}

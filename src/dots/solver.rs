@@ -1,0 +1,551 @@
+//! Exact and depth-limited alpha-beta search on the "unscored" value: the future boxes of
+//! the side to move minus the opponent's. Boxes already owned never matter, so one
+//! transposition entry serves both players and every score.
+//!
+//! Captures do not branch freely. A box with three sides is taken at once unless taking it
+//! is the last-but-one box of an opened chain (or the last-but-three of an opened loop),
+//! where the only alternative worth trying is the double-dealing move that declines the
+//! last two (four). This is the classical "take all or all-but-two" theorem; the tests
+//! check it against a plain minimax over every move.
+use super::chains::{loony_value, LoonyMemo, LOOP};
+use super::geometry::{Geometry, GROUND};
+use super::symmetry::Symmetries;
+use super::Board;
+use crate::search::StopToken;
+use std::time::Instant;
+
+/// Depth meaning "search to the end": never decremented, never evaluated.
+pub const EXACT: u8 = u8::MAX;
+/// The solver keeps the drawn edges in one u128 with a marker bit.
+pub const MAX_SOLVER_EDGES: usize = 127;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u128,
+    lower: i8,
+    upper: i8,
+    depth: u8,
+    /// Best move in the canonical frame, `u8::MAX` if none.
+    mv: u8,
+}
+
+enum Capture {
+    None,
+    Free(u8),
+    /// Take `.0`, or play the double-dealing `.1`.
+    Decision(u8, u8),
+    Multi([u8; 64], usize),
+}
+
+pub struct Solver {
+    geo: Geometry,
+    n_boxes: usize,
+    full: u128,
+    drawn: u128,
+    sides: [u8; 64],
+    by_sides: [u64; 5],
+    box_mask: [u128; 64],
+    /// Edges ordered from the centre outwards.
+    order: Vec<u8>,
+    /// For each ground edge, the other ground edges of its box with a lower index: only
+    /// the first undrawn one of a box is generated.
+    twins: Vec<u128>,
+    sym: Symmetries,
+    tt: Vec<Entry>,
+    memo: LoonyMemo,
+    pub nodes: u64,
+    stop: Option<StopToken>,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// Set when a depth-limited search used the heuristic evaluation.
+    pub hit_horizon: bool,
+}
+
+impl Solver {
+    /// A solver for the position on `board`, with 2^`tt_bits` table entries. `None` if the
+    /// board has too many edges for the solver's u128 (only 8x8).
+    pub fn new(board: &Board, tt_bits: u32) -> Option<Solver> {
+        let geo = board.geometry().clone();
+        let n = geo.n_edges();
+        if n > MAX_SOLVER_EDGES {
+            return None;
+        }
+        let mut box_mask = [0u128; 64];
+        for (b, m) in box_mask.iter_mut().enumerate().take(geo.n_boxes()) {
+            *m = geo.box_edges(b).iter().fold(0, |m, &e| m | 1 << e);
+        }
+        let centre = |e: usize| {
+            let name = geo.edge_dots(e);
+            let mx = (name.from.col + name.to.col) as f64 / 2.0 - geo.cols() as f64 / 2.0;
+            let my = (name.from.row + name.to.row) as f64 / 2.0 - geo.rows() as f64 / 2.0;
+            mx * mx + my * my
+        };
+        let mut order: Vec<u8> = (0..n as u8).collect();
+        order.sort_by(|&a, &b| centre(a as usize).total_cmp(&centre(b as usize)));
+        let twins = (0..n)
+            .map(|e| {
+                let [p, q] = geo.edge_boxes(e);
+                if q != GROUND {
+                    return 0;
+                }
+                geo.box_edges(p as usize)
+                    .iter()
+                    .filter(|&&f| (f as usize) < e && geo.edge_boxes(f as usize)[1] == GROUND)
+                    .fold(0u128, |m, &f| m | 1 << f)
+            })
+            .collect();
+        let mut s = Solver {
+            sym: Symmetries::new(&geo),
+            n_boxes: geo.n_boxes(),
+            full: (1u128 << n) - 1,
+            drawn: 0,
+            sides: [0; 64],
+            by_sides: [0; 5],
+            box_mask,
+            order,
+            twins,
+            tt: vec![Entry::default(); 1 << tt_bits],
+            memo: LoonyMemo::default(),
+            nodes: 0,
+            stop: None,
+            deadline: None,
+            stopped: false,
+            hit_horizon: false,
+            geo,
+        };
+        s.by_sides[0] = if s.n_boxes == 64 {
+            u64::MAX
+        } else {
+            (1 << s.n_boxes) - 1
+        };
+        for e in 0..n {
+            if board.is_drawn(e) {
+                s.apply(e as u8);
+            }
+        }
+        Some(s)
+    }
+
+    /// Stops the search when `flag` is raised or at `deadline`; a stopped search's results
+    /// are meaningless and `stopped()` says so.
+    pub fn set_limits(&mut self, flag: Option<StopToken>, deadline: Option<Instant>) {
+        self.stop = flag;
+        self.deadline = deadline;
+        self.stopped = false;
+    }
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Boxes still unclaimed.
+    pub fn remaining(&self) -> i32 {
+        (self.n_boxes - self.by_sides[4].count_ones() as usize) as i32
+    }
+    pub fn undrawn(&self) -> usize {
+        (self.full & !self.drawn).count_ones() as usize
+    }
+
+    #[inline]
+    fn apply(&mut self, e: u8) -> i32 {
+        self.drawn |= 1 << e;
+        let mut done = 0;
+        for b in self.geo.edge_boxes(e as usize) {
+            if b != GROUND {
+                let s = self.sides[b as usize] as usize;
+                self.by_sides[s] ^= 1 << b;
+                self.by_sides[s + 1] ^= 1 << b;
+                self.sides[b as usize] += 1;
+                done += (s == 3) as i32;
+            }
+        }
+        done
+    }
+
+    #[inline]
+    fn undo(&mut self, e: u8) {
+        self.drawn &= !(1 << e);
+        for b in self.geo.edge_boxes(e as usize) {
+            if b != GROUND {
+                self.sides[b as usize] -= 1;
+                let s = self.sides[b as usize] as usize;
+                self.by_sides[s] ^= 1 << b;
+                self.by_sides[s + 1] ^= 1 << b;
+            }
+        }
+    }
+
+    #[inline]
+    fn is_safe(&self, e: u8) -> bool {
+        let low = self.by_sides[0] | self.by_sides[1];
+        self.geo
+            .edge_boxes(e as usize)
+            .iter()
+            .all(|&b| b == GROUND || low >> b & 1 != 0)
+    }
+
+    #[inline]
+    fn other_missing(&self, b: u8, not: u8) -> u8 {
+        (self.box_mask[b as usize] & !self.drawn & !(1u128 << not)).trailing_zeros() as u8
+    }
+
+    /// How a three-sided box `b` may be handled (see the module comment).
+    fn classify(&self, b: u8) -> Capture {
+        let e = (self.box_mask[b as usize] & !self.drawn).trailing_zeros() as u8;
+        let n = self.geo.across(e as usize, b);
+        if n == GROUND || self.sides[n as usize] != 2 {
+            return Capture::Free(e);
+        }
+        let f = self.other_missing(n, e);
+        let m = self.geo.across(f as usize, n);
+        if m == GROUND || self.sides[m as usize] <= 1 {
+            return Capture::Decision(e, f);
+        }
+        if self.sides[m as usize] == 3 {
+            return Capture::Free(e);
+        }
+        let g = self.other_missing(m, f);
+        let k = self.geo.across(g as usize, m);
+        if k != GROUND && self.sides[k as usize] == 3 {
+            // Four boxes with both ends open (a loop remnant): decline with the middle edge.
+            return Capture::Decision(e, f);
+        }
+        Capture::Free(e)
+    }
+
+    fn find_capture(&self) -> Capture {
+        let mut three = self.by_sides[3];
+        if three == 0 {
+            return Capture::None;
+        }
+        let mut takes = [0u8; 64];
+        let mut deals = [0u8; 64];
+        let mut n = 0;
+        while three != 0 {
+            let b = three.trailing_zeros() as u8;
+            three &= three - 1;
+            match self.classify(b) {
+                Capture::Free(e) => return Capture::Free(e),
+                Capture::Decision(t, d) => {
+                    takes[n] = t;
+                    deals[n] = d;
+                    n += 1;
+                }
+                _ => unreachable!("classify returns Free or Decision"),
+            }
+        }
+        if n == 1 || (n == 2 && deals[0] == deals[1]) {
+            Capture::Decision(takes[0], deals[0])
+        } else {
+            Capture::Multi(takes, n)
+        }
+    }
+
+    fn check_stop(&mut self) -> bool {
+        if self.nodes & 1023 == 0 {
+            let flag = self.stop.as_ref().is_some_and(StopToken::is_stopped);
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped |= flag || late;
+        }
+        self.stopped
+    }
+
+    /// Value for the side to move, within the window (fail-soft).
+    pub fn search(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        let mut taken = [0u8; 64];
+        let mut n = 0;
+        let mut gained = 0;
+        let cap = loop {
+            match self.find_capture() {
+                Capture::Free(e) => {
+                    gained += self.apply(e);
+                    taken[n] = e;
+                    n += 1;
+                }
+                other => break other,
+            }
+        };
+        let (a, b) = (alpha - gained, beta - gained);
+        let v = match cap {
+            Capture::None => self.search_quiet(a, b, depth),
+            Capture::Decision(take, deal) => {
+                let c = self.apply(take);
+                let mut best = c + self.search(a - c, b - c, depth);
+                self.undo(take);
+                if best < b {
+                    self.apply(deal);
+                    let v = -self.search(-b, -a.max(best), depth);
+                    self.undo(deal);
+                    best = best.max(v);
+                }
+                best
+            }
+            Capture::Multi(takes, k) => {
+                let mut best = i32::MIN;
+                for &t in &takes[..k] {
+                    let c = self.apply(t);
+                    let v = c + self.search(a.max(best) - c, b - c, depth);
+                    self.undo(t);
+                    best = best.max(v);
+                    if best >= b {
+                        break;
+                    }
+                }
+                best
+            }
+            Capture::Free(_) => unreachable!(),
+        };
+        for &e in taken[..n].iter().rev() {
+            self.undo(e);
+        }
+        gained + v
+    }
+
+    /// The value of a simple loony endgame (every unclaimed box has two sides), exactly.
+    fn simple_value(&mut self) -> i32 {
+        let mut comps = [0u8; 64];
+        let mut k = 0;
+        let mut seen = self.by_sides[4];
+        let mut two = self.by_sides[2];
+        while two != 0 {
+            let b = two.trailing_zeros() as u8;
+            two &= two - 1;
+            if seen >> b & 1 != 0 {
+                continue;
+            }
+            seen |= 1 << b;
+            let e0 = (self.box_mask[b as usize] & !self.drawn).trailing_zeros() as u8;
+            let e1 = self.other_missing(b, e0);
+            let mut len = 1u8;
+            let mut is_loop = false;
+            for first in [e0, e1] {
+                let (mut cur, mut via) = (b, first);
+                loop {
+                    let nb = self.geo.across(via as usize, cur);
+                    if nb == GROUND {
+                        break;
+                    }
+                    if nb == b {
+                        is_loop = true;
+                        break;
+                    }
+                    seen |= 1 << nb;
+                    len += 1;
+                    via = self.other_missing(nb, via);
+                    cur = nb;
+                }
+                if is_loop {
+                    break;
+                }
+            }
+            comps[k] = if is_loop { LOOP + len } else { len };
+            k += 1;
+        }
+        loony_value(&comps[..k], &mut self.memo)
+    }
+
+    fn search_quiet(&mut self, mut alpha: i32, mut beta: i32, depth: u8) -> i32 {
+        if self.drawn == self.full {
+            return 0;
+        }
+        let undrawn = self.full & !self.drawn;
+        let all_two = (self.by_sides[0] | self.by_sides[1]) == 0;
+        if all_two {
+            // No joints and nothing to take: only independent chains and loops remain.
+            return self.simple_value();
+        }
+        if depth == 0 {
+            self.hit_horizon = true;
+            return self.evaluate();
+        }
+        let (key, s) = self.sym.canonical(self.drawn);
+        let key = key | 1 << 127;
+        let slot = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize
+            >> (64 - self.tt.len().trailing_zeros());
+        let slot = slot & (self.tt.len() - 1);
+        let mut hint = u8::MAX;
+        let entry = self.tt[slot];
+        if entry.key == key {
+            if entry.depth >= depth {
+                let (lo, hi) = (entry.lower as i32, entry.upper as i32);
+                if lo >= beta || lo == hi {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+            if entry.mv != u8::MAX {
+                let m = self.sym.map_edge(s, entry.mv as usize, false) as u8;
+                if undrawn >> m & 1 != 0 {
+                    hint = m;
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let child_depth = if depth == EXACT { EXACT } else { depth - 1 };
+        let mut best = i32::MIN;
+        let mut best_move = u8::MAX;
+        // Pass 0: the hint; pass 1: safe moves; pass 2: moves that give a box a third side.
+        'passes: for pass in 0..3 {
+            for i in 0..self.order.len() {
+                let m = if pass == 0 {
+                    if i > 0 || hint == u8::MAX {
+                        break;
+                    }
+                    hint
+                } else {
+                    let m = self.order[i];
+                    if undrawn >> m & 1 == 0
+                        || m == hint
+                        || self.twins[m as usize] & undrawn != 0
+                        || self.is_safe(m) != (pass == 1)
+                    {
+                        continue;
+                    }
+                    m
+                };
+                self.apply(m);
+                let v = -self.search(-beta, -alpha.max(best), child_depth);
+                self.undo(m);
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = m;
+                    if best >= beta {
+                        break 'passes;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best <= alpha0 {
+            (-127, best)
+        } else if best >= beta {
+            (best, 127)
+        } else {
+            (best, best)
+        };
+        // Always replace: the newest entry is the likeliest to be probed again.
+        self.tt[slot] = Entry {
+            key,
+            lower: lower as i8,
+            upper: upper as i8,
+            depth,
+            mv: self.sym.map_edge(s, best_move as usize, true) as u8,
+        };
+        best
+    }
+
+    /// Heuristic value at the horizon: play safe moves greedily until none remain; whoever
+    /// then has to open the first component gets the loony value of what is left (joints
+    /// ignored), the other player its negation. Long-chain parity thus decides the sign.
+    fn evaluate(&mut self) -> i32 {
+        let mut played = [0u8; 128];
+        let mut k = 0;
+        for i in 0..self.order.len() {
+            let m = self.order[i];
+            if self.drawn >> m & 1 == 0 && self.is_safe(m) {
+                self.apply(m);
+                played[k] = m;
+                k += 1;
+            }
+        }
+        let sides = self.sides;
+        let drawn = self.drawn;
+        let d =
+            super::chains::decompose(&self.geo, &sides[..self.n_boxes], |e| drawn >> e & 1 != 0);
+        let comps = d.components();
+        let v = loony_value(&comps, &mut self.memo);
+        for &m in played[..k].iter().rev() {
+            self.undo(m);
+        }
+        let rem = self.remaining();
+        let v = v.clamp(-rem, rem);
+        if k % 2 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// Exact value for the side to move, by MTD(f) null-window probes.
+    pub fn solve(&mut self) -> i32 {
+        let rem = self.remaining();
+        let (mut lower, mut upper) = (-rem, rem);
+        let mut g = 0;
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.search(beta - 1, beta, EXACT);
+            if self.stopped {
+                return 0;
+            }
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+        }
+        g
+    }
+
+    /// The moves worth considering here, under the capture rules.
+    pub fn root_moves(&self) -> Vec<u8> {
+        match self.find_capture() {
+            Capture::Free(e) => vec![e],
+            Capture::Decision(t, d) => vec![t, d],
+            Capture::Multi(t, n) => t[..n].to_vec(),
+            Capture::None => {
+                let undrawn = self.full & !self.drawn;
+                let mut v: Vec<u8> = self
+                    .order
+                    .iter()
+                    .copied()
+                    .filter(|&m| undrawn >> m & 1 != 0)
+                    .collect();
+                v.sort_by_key(|&m| !self.is_safe(m));
+                v
+            }
+        }
+    }
+
+    /// The value of playing `m` (any legal edge), searched within `(alpha, beta)` to `depth`.
+    pub fn move_value(&mut self, m: u8, alpha: i32, beta: i32, depth: u8) -> i32 {
+        let c = self.apply(m);
+        let v = if c > 0 {
+            c + self.search(alpha - c, beta - c, depth)
+        } else {
+            -self.search(-beta, -alpha, depth)
+        };
+        self.undo(m);
+        v
+    }
+
+    /// Exact value and a best edge (None only when the board is full).
+    pub fn best_move(&mut self) -> (i32, Option<usize>) {
+        let v = self.solve();
+        if self.stopped {
+            return (0, None);
+        }
+        for m in self.root_moves() {
+            let x = self.move_value(m, v - 1, v, EXACT);
+            if self.stopped {
+                return (0, None);
+            }
+            if x >= v {
+                return (v, Some(m as usize));
+            }
+        }
+        (v, None)
+    }
+}
+
+#[cfg(test)]
+#[path = "solver_tests.rs"]
+mod tests;

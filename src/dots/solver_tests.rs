@@ -1,0 +1,145 @@
+use super::*;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::collections::HashMap;
+
+/// Plain minimax over every legal edge, memoised on the drawn set only: no capture rules,
+/// no symmetry, no closed forms. The independent reference for the solver.
+fn brute(b: &mut Board, memo: &mut HashMap<u128, i32>) -> i32 {
+    if b.is_over() {
+        return 0;
+    }
+    if let Some(&v) = memo.get(&b.drawn().lo) {
+        return v;
+    }
+    let mut best = i32::MIN;
+    for e in 0..b.geometry().n_edges() {
+        if b.is_drawn(e) {
+            continue;
+        }
+        let c = b.play(e).unwrap() as i32;
+        let v = if c > 0 {
+            c + brute(b, memo)
+        } else {
+            -brute(b, memo)
+        };
+        b.undo();
+        best = best.max(v);
+    }
+    memo.insert(b.drawn().lo, best);
+    best
+}
+
+fn solve(c: usize, r: usize) -> i32 {
+    Solver::new(&Board::new(c, r).unwrap(), 18).unwrap().solve()
+}
+
+#[test]
+fn published_values_of_small_boards() {
+    for (c, r, v) in [
+        (1, 1, -1),
+        (1, 2, 0),
+        (2, 1, 0),
+        (1, 3, -1),
+        (2, 2, 2),
+        (2, 3, -2),
+        (3, 2, -2),
+        (2, 4, 2),
+        (3, 3, -3),
+    ] {
+        assert_eq!(solve(c, r), v, "{c}x{r}");
+    }
+}
+
+#[test]
+fn brute_force_agrees_on_empty_small_boards() {
+    for (c, r, v) in [(1, 1, -1), (1, 2, 0), (1, 3, -1), (2, 2, 2)] {
+        assert_eq!(
+            brute(&mut Board::new(c, r).unwrap(), &mut HashMap::new()),
+            v
+        );
+    }
+}
+
+fn first_move_values(c: usize, r: usize) -> Vec<(String, i32)> {
+    let b = Board::new(c, r).unwrap();
+    let mut s = Solver::new(&b, 18).unwrap();
+    (0..b.geometry().n_edges())
+        .map(|e| {
+            (
+                b.edge_name(e).to_string(),
+                s.move_value(e as u8, -99, 99, EXACT),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn two_by_two_only_boundary_first_moves_win() {
+    let b = Board::new(2, 2).unwrap();
+    for (e, (name, v)) in first_move_values(2, 2).into_iter().enumerate() {
+        let boundary = b.geometry().edge_boxes(e).contains(&GROUND);
+        assert_eq!(v, if boundary { 2 } else { 0 }, "{name}");
+    }
+}
+
+#[test]
+fn three_by_three_every_first_move_loses_by_three() {
+    for (name, v) in first_move_values(3, 3) {
+        assert_eq!(v, -3, "{name}");
+    }
+}
+
+/// Thousands of random positions: the pruned solver (and its chosen move) against brute force.
+#[test]
+fn solver_matches_brute_force_on_random_positions() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    for (c, r, count) in [
+        (2, 2, 1500),
+        (2, 3, 1500),
+        (3, 2, 500),
+        (1, 4, 300),
+        (1, 1, 50),
+    ] {
+        let mut memo = HashMap::new();
+        let empty = Board::new(c, r).unwrap();
+        let n = empty.geometry().n_edges();
+        for _ in 0..count {
+            let mut b = empty.clone();
+            let mut edges: Vec<usize> = (0..n).collect();
+            edges.shuffle(&mut rng);
+            let k = rand::Rng::gen_range(&mut rng, 0..n);
+            for &e in &edges[..k] {
+                b.play(e).unwrap();
+            }
+            let want = brute(&mut b, &mut memo);
+            let mut s = Solver::new(&b, 12).unwrap();
+            let (v, m) = s.best_move();
+            assert_eq!(v, want, "{c}x{r} value, drawn {:b}", b.drawn().lo);
+            let m = m.expect("a move while edges remain");
+            let c = b.play(m).unwrap() as i32;
+            let got = if c > 0 {
+                c + brute(&mut b, &mut memo)
+            } else {
+                -brute(&mut b, &mut memo)
+            };
+            assert_eq!(got, want, "{c}x{r} best move {}", b.edge_name(m));
+        }
+    }
+}
+
+#[test]
+fn depth_limited_search_stays_within_bounds_and_exact_when_deep() {
+    let b = Board::new(2, 3).unwrap();
+    let mut s = Solver::new(&b, 14).unwrap();
+    for d in 1..4 {
+        s.hit_horizon = false;
+        let v = s.search(-99, 99, d);
+        assert!(v.abs() <= 6);
+        assert!(s.hit_horizon);
+    }
+    s.hit_horizon = false;
+    assert_eq!(s.search(-99, 99, 60), -2, "deeper than the game: exact");
+    assert!(!s.hit_horizon);
+}

@@ -1,0 +1,194 @@
+//! Canonical transposition keys: the drawn-edge set mapped by each board symmetry (D2, or D4
+//! on square boards), with the ground edges of each box normalised, and the least image
+//! taken. Ground edges of one box are interchangeable (in strings-and-coins terms they are
+//! identical strings from the same coin to the ground), so only how many are drawn matters.
+//!
+//! Mapping goes byte by byte through precomputed tables, so a key costs
+//! (symmetries x bytes) lookups instead of one bit operation per edge.
+use super::geometry::{Geometry, GROUND};
+use super::notation::{Dot, EdgeName};
+
+pub struct Symmetries {
+    n_bytes: usize,
+    /// `tables[s][byte][value]`: the image under symmetry `s` of `value` at byte `byte`.
+    tables: Vec<[[u128; 256]; 16]>,
+    /// Edge permutation of each symmetry (for mapping moves).
+    perms: Vec<Vec<u8>>,
+    inverse: Vec<Vec<u8>>,
+    /// For each box with two or more ground edges: the mask of those edges, and the
+    /// canonical pattern for each count drawn (the lowest `k` of them).
+    groups: Vec<(u128, Vec<u128>)>,
+}
+
+/// Symmetry `sym` of a board with `c`x`r` boxes applied to dot (x, y): 0-3 are the
+/// reflections of D2, 4-7 the transposing ones that exist only when `c == r`.
+fn transform(sym: usize, c: u8, r: u8, x: u8, y: u8) -> (u8, u8) {
+    match sym {
+        0 => (x, y),
+        1 => (c - x, y),
+        2 => (x, r - y),
+        3 => (c - x, r - y),
+        4 => (y, x),
+        5 => (c - y, x),
+        6 => (y, c - x),
+        _ => (c - y, c - x),
+    }
+}
+
+impl Symmetries {
+    /// Panics if the board has more than 127 edges; callers check `n_edges` first.
+    pub fn new(geo: &Geometry) -> Symmetries {
+        assert!(geo.n_edges() <= 127);
+        let (c, r) = (geo.cols() as u8, geo.rows() as u8);
+        let count = if c == r { 8 } else { 4 };
+        let n = geo.n_edges();
+        let n_bytes = n.div_ceil(8);
+        let mut perms = Vec::new();
+        for sym in 0..count {
+            let perm: Vec<u8> = (0..n)
+                .map(|e| {
+                    let name = geo.edge_dots(e);
+                    let f = |d: Dot| {
+                        let (col, row) = transform(sym, c, r, d.col, d.row);
+                        Dot { col, row }
+                    };
+                    let image =
+                        EdgeName::new(f(name.from), f(name.to)).expect("symmetry keeps adjacency");
+                    geo.edge_index(&image).expect("symmetry stays on the board") as u8
+                })
+                .collect();
+            perms.push(perm);
+        }
+        let inverse = perms
+            .iter()
+            .map(|p| {
+                let mut inv = vec![0u8; n];
+                for (e, &img) in p.iter().enumerate() {
+                    inv[img as usize] = e as u8;
+                }
+                inv
+            })
+            .collect();
+        let tables = perms
+            .iter()
+            .map(|perm| {
+                let mut t = [[0u128; 256]; 16];
+                for (byte, row) in t.iter_mut().enumerate().take(n_bytes) {
+                    for (v, out) in row.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let e = byte * 8 + bit;
+                            if v >> bit & 1 != 0 && e < n {
+                                *out |= 1u128 << perm[e];
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        let mut groups = Vec::new();
+        for b in 0..geo.n_boxes() {
+            let ground: Vec<u8> = geo
+                .box_edges(b)
+                .into_iter()
+                .filter(|&e| geo.edge_boxes(e as usize).contains(&GROUND))
+                .collect();
+            if ground.len() >= 2 {
+                let mut sorted = ground.clone();
+                sorted.sort_unstable();
+                let mask = sorted.iter().fold(0u128, |m, &e| m | 1 << e);
+                let patterns = (0..=sorted.len())
+                    .map(|k| sorted[..k].iter().fold(0u128, |m, &e| m | 1 << e))
+                    .collect();
+                groups.push((mask, patterns));
+            }
+        }
+        Symmetries {
+            n_bytes,
+            tables,
+            perms,
+            inverse,
+            groups,
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.perms.len()
+    }
+
+    #[inline]
+    fn normalise(&self, mut x: u128) -> u128 {
+        for (mask, patterns) in &self.groups {
+            let k = (x & mask).count_ones() as usize;
+            x = (x & !mask) | patterns[k];
+        }
+        x
+    }
+
+    #[inline]
+    fn map(&self, s: usize, x: u128) -> u128 {
+        let t = &self.tables[s];
+        let mut out = 0;
+        for (byte, row) in t.iter().enumerate().take(self.n_bytes) {
+            out |= row[(x >> (8 * byte)) as usize & 0xff];
+        }
+        out
+    }
+
+    /// The canonical key of `drawn` and the symmetry that produced it.
+    #[inline]
+    pub fn canonical(&self, drawn: u128) -> (u128, usize) {
+        let mut best = (u128::MAX, 0);
+        for s in 0..self.tables.len() {
+            let k = self.normalise(self.map(s, drawn));
+            if k < best.0 {
+                best = (k, s);
+            }
+        }
+        best
+    }
+
+    /// Maps an edge into (`to_canonical`) or out of the frame of symmetry `s`.
+    pub fn map_edge(&self, s: usize, e: usize, to_canonical: bool) -> usize {
+        if to_canonical {
+            self.perms[s][e] as usize
+        } else {
+            self.inverse[s][e] as usize
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetric_positions_share_a_key() {
+        let g = Geometry::new(3, 3).unwrap();
+        let s = Symmetries::new(&g);
+        assert_eq!(s.count(), 8);
+        let e = |n: &str| 1u128 << g.edge_index(&n.parse().unwrap()).unwrap();
+        // The four corner-adjacent inner edges around the centre are one class.
+        let a = s.canonical(e("b2-c2")).0;
+        for n in ["b2-b3", "c3-b3", "c2-c3"] {
+            assert_eq!(s.canonical(e(n)).0, a, "{n}");
+        }
+        // The two ground edges of a corner box are interchangeable.
+        assert_eq!(s.canonical(e("a1-b1")).0, s.canonical(e("a1-a2")).0);
+        // A border edge in the middle of a side is not a corner edge.
+        assert_ne!(s.canonical(e("b1-c1")).0, s.canonical(e("a1-b1")).0);
+        assert_eq!(Symmetries::new(&Geometry::new(3, 4).unwrap()).count(), 4);
+    }
+
+    #[test]
+    fn maps_round_trip() {
+        let g = Geometry::new(4, 4).unwrap();
+        let s = Symmetries::new(&g);
+        for sym in 0..s.count() {
+            for e in 0..g.n_edges() {
+                assert_eq!(s.map_edge(sym, s.map_edge(sym, e, true), false), e);
+                assert_eq!(s.map(sym, 1 << e), 1 << s.map_edge(sym, e, true));
+            }
+        }
+    }
+}

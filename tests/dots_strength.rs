@@ -1,0 +1,67 @@
+//! Strength against the greedy player: takes a box when it can, else a random edge
+//! that gives no box away, else any random edge. Ignored by default (it plays real games
+//! on the clock); run with `cargo test --release --test dots_strength -- --ignored`.
+use quartet::color::Color;
+use quartet::dots::play::choose_move;
+use quartet::dots::Board;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::time::Duration;
+
+fn greedy(b: &Board, rng: &mut SmallRng) -> usize {
+    let geo = b.geometry();
+    let legal: Vec<usize> = b.legal_edges().collect();
+    let count = |e: usize, want: u8| {
+        geo.edge_boxes(e)
+            .iter()
+            .filter(|&&x| x != u8::MAX && b.sides(x as usize) == want)
+            .count()
+    };
+    if let Some(&e) = legal.iter().find(|&&e| count(e, 3) > 0) {
+        return e;
+    }
+    let safe: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&e| count(e, 2) == 0)
+        .collect();
+    *safe.choose(rng).or(legal.choose(rng)).unwrap()
+}
+
+#[test]
+#[ignore]
+fn beats_greedy_on_5x5() {
+    let games: usize = std::env::var("DOTS_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let ms: u64 = std::env::var("DOTS_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let mut rng = SmallRng::seed_from_u64(2026);
+    let mut wins = 0;
+    for g in 0..games {
+        let engine = if g % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut b = Board::new(5, 5).unwrap();
+        while !b.is_over() {
+            let e = if b.to_move() == engine {
+                let t = Duration::from_millis(ms);
+                choose_move(&b, t / 2, t, None).unwrap().edge
+            } else {
+                greedy(&b, &mut rng)
+            };
+            b.play(e).unwrap();
+        }
+        let m = b.margin(engine);
+        eprintln!("game {g}: engine {engine} margin {m:+}");
+        wins += (m > 0) as usize;
+    }
+    eprintln!("engine won {wins} of {games}");
+    assert!(wins * 20 >= games * 19, "won {wins} of {games}");
+}
