@@ -355,3 +355,49 @@ fn own_othello_engine_plays_a_two_game_match() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two instances of our Dots-and-Boxes engine on 3x3 boxes (24 edges) from a two-edge
+/// random opening: both games run to the full board, the box margins add up to 9 boxes,
+/// and the text records list all 24 edges.
+#[test]
+fn own_dots_engine_plays_a_two_game_match() {
+    let dir = temp_dir("dots");
+    let engine = |name: &str| format!("name={name} cmd={QUARTET} dots --move-time 0.05");
+    quartet(&[
+        "match",
+        "dots",
+        "--boardsize",
+        "3x3",
+        "--engine",
+        &engine("a"),
+        "--engine",
+        &engine("b"),
+        "--random-openings",
+        "2",
+        "--hang-timeout",
+        "30",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let g = games(&dir);
+    assert_eq!(g.len(), 2);
+    for line in &g {
+        assert_eq!(line[7], "score", "{line:?}");
+        assert_eq!(line[8], "24", "{line:?}");
+        // 9 boxes: the margin is odd, so never a draw.
+        let margin: u32 = line[6][2..].parse().unwrap();
+        assert!(margin % 2 == 1 && margin <= 9, "{line:?}");
+        let n: usize = line[1].parse().unwrap();
+        let rec =
+            std::fs::read_to_string(dir.join(format!("records/game-{:05}.dots", n + 1))).unwrap();
+        assert!(
+            rec.starts_with("# quartet dots record v1\nsize 3x3\n"),
+            "{rec}"
+        );
+        let edges = rec
+            .lines()
+            .filter(|l| l.starts_with("B ") || l.starts_with("W "));
+        assert_eq!(edges.count(), 24, "{rec}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,7 @@
 //! With `--engine` (two or more) the general tournament form of `match_tourney` runs
 //! instead; `quartet match merge` combines shards.
 use super::match_tourney::{run_general, run_merge, Common, MergeArgs, TourneyArgs};
+use crate::matches::dots_referee::DotsReferee;
 use crate::matches::go_referee::GoReferee;
 use crate::matches::gtp_client::StderrTarget;
 use crate::matches::othello_referee::OthelloReferee;
@@ -24,6 +25,8 @@ enum MatchGame {
     Go(Box<GoMatchArgs>),
     /// An Othello tournament between engines speaking the dialect of protocols/othello.md.
     Othello(Box<OthelloMatchArgs>),
+    /// A Dots-and-Boxes tournament between engines speaking protocols/dots.md.
+    Dots(Box<DotsMatchArgs>),
     /// Combine the results of shards (`--shard i/n --out DIR`) into one table.
     Merge(MergeArgs),
 }
@@ -85,6 +88,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         MatchGame::Go(a) if !a.tourney.engines.is_empty() => run_go_general(*a),
         MatchGame::Go(a) => run_go(*a),
         MatchGame::Othello(a) => run_othello(*a),
+        MatchGame::Dots(a) => run_dots(*a),
         MatchGame::Merge(a) => run_merge(a),
     }
     .map_err(|e| format!("match: {e}"))
@@ -134,6 +138,52 @@ fn run_othello(a: OthelloMatchArgs) -> Result<(), String> {
         records: None,
     };
     run_general("othello 8x8".into(), "sgf", new_game, a.tourney, common)
+}
+
+/// Options of `quartet match dots` (the general form only).
+#[derive(Args, Debug)]
+struct DotsMatchArgs {
+    /// Boxes, `CxR` or `N` (1..8 each way).
+    #[arg(long, default_value = "5x5")]
+    boardsize: String,
+    #[command(flatten)]
+    clock: OthelloMatchArgs,
+}
+
+/// `quartet match dots --engine ... --engine ...`.
+fn run_dots(a: DotsMatchArgs) -> Result<(), String> {
+    let bad = || format!("bad --boardsize {:?} (expected CxR, 1..8)", a.boardsize);
+    let (c, r) = a
+        .boardsize
+        .split_once('x')
+        .unwrap_or((&a.boardsize, &a.boardsize));
+    let (cols, rows): (usize, usize) = (
+        c.trim().parse().map_err(|_| bad())?,
+        r.trim().parse().map_err(|_| bad())?,
+    );
+    DotsReferee::new(cols, rows).ok_or_else(bad)?;
+    let o = a.clock;
+    let cap = o.tourney.max_moves;
+    let new_game = move || {
+        let g = DotsReferee::new(cols, rows).expect("size checked above");
+        match cap {
+            Some(n) => g.with_max_moves(n),
+            None => g,
+        }
+    };
+    let common = Common {
+        time_per_move: limit("--time-per-move", o.time_per_move)?,
+        margin: seconds("--time-margin", o.time_margin)?,
+        hang_timeout: seconds("--hang-timeout", o.hang_timeout)?,
+        concurrency: o.concurrency,
+        stderr: o
+            .engine_stderr
+            .clone()
+            .map_or(StderrTarget::Null, StderrTarget::File),
+        records: None,
+    };
+    let title = format!("dots {cols}x{rows}");
+    run_general(title, "dots", new_game, o.tourney, common)
 }
 
 /// `quartet match go --engine ... --engine ...`.

@@ -1,6 +1,7 @@
 //! Engine-versus-engine matches: a GTP client for child processes, a game-neutral referee
 //! (with Go plugged in), scheduling, and statistics. Imported as `quartet::matches`
 //! (`match` is a Rust keyword).
+pub mod dots_referee;
 pub mod elo;
 pub mod go_referee;
 pub mod gtp_client;
