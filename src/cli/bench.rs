@@ -22,10 +22,16 @@ pub enum BenchGame {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Gomoku: the puzzle suite or the node rate.
+    Gomoku {
+        #[command(subcommand)]
+        what: crate::cli::gomoku::GomokuBench,
+    },
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
     match args.game {
+        BenchGame::Gomoku { what } => crate::cli::gomoku::bench(what),
         BenchGame::Go {
             boardsize,
             seconds,

@@ -2,4 +2,5 @@
 pub mod bench;
 pub mod fake_gtp;
 pub mod go;
+pub mod gomoku;
 pub mod match_cmd;
