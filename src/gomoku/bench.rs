@@ -27,7 +27,13 @@ pub fn run_puzzles(
     let mut out = Vec::new();
     for p in &puzzles {
         if !p.freestyle.is_empty() {
-            out.push(solve(p, Rule::Freestyle, &p.freestyle, seconds, config));
+            // A renju win of a Black attacker is also a freestyle win: freestyle only adds
+            // moves for Black (overlines, doubles) and changes nothing for White.
+            let mut answers = p.freestyle.clone();
+            if p.attacker == crate::color::Color::Black {
+                answers.extend(p.renju.iter().copied());
+            }
+            out.push(solve(p, Rule::Freestyle, &answers, seconds, config));
         }
         if !p.renju.is_empty() {
             out.push(solve(p, Rule::Renju, &p.renju, seconds, config));

@@ -8,8 +8,8 @@ pub mod gtp;
 pub mod pbrain;
 pub mod puzzles;
 pub mod renju;
+#[cfg(test)]
+mod rule_tests;
 pub mod search;
 pub mod threats;
 pub mod tt;
-#[cfg(test)]
-mod rule_tests;

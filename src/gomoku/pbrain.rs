@@ -2,10 +2,12 @@
 //! top-left corner, 0-based. The brain answers `OK`, a move `x,y`, `ERROR msg`, `MESSAGE ..`
 //! or `UNKNOWN`.
 //!
-//! Threads: one reader thread feeds lines to the dispatcher over a channel, except `END`,
-//! which the reader handles itself by exiting the process at once, so the brain leaves within
-//! 1 s of END even in the middle of a search. The dispatcher ([`Brain::handle`]) owns the
-//! game and blocks only for a search, bounded by the turn and match time.
+//! Threads: one reader thread feeds lines to the dispatcher over a channel. On `END` the
+//! reader also trips the brain's stop token (a running search returns at once, and commands
+//! still queued are answered without thinking) and arms a watchdog that exits the process
+//! 900 ms later, so the brain leaves within 1 s of END whatever it is doing. The dispatcher
+//! ([`Brain::handle`]) owns the game and blocks only for a search, bounded by the turn and
+//! match time and by the stop token.
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -30,6 +32,8 @@ pub struct Brain {
     default_move: Duration,
     /// Inside BOARD ... DONE: the stones read so far (x, y, field).
     board_lines: Option<Vec<(usize, usize, u8)>>,
+    /// Tripped by the reader on END.
+    stop: StopToken,
 }
 
 impl Brain {
@@ -44,6 +48,7 @@ impl Brain {
             time_left: None,
             default_move,
             board_lines: None,
+            stop: StopToken::new(),
         }
     }
 
@@ -271,7 +276,7 @@ impl Brain {
             return "ERROR game is over".into();
         }
         let me = self.me.unwrap_or(game.to_move());
-        let limits = Limits::new(Deadline::after(t, t), None, StopToken::new());
+        let limits = Limits::new(Deadline::after(t, t), None, self.stop.clone());
         let report = self.searcher.search(game.board_mut(), me, &limits);
         tracing::info!(
             nodes = report.nodes,
@@ -307,6 +312,8 @@ fn parse_triple(s: &str) -> Option<(usize, usize, u8)> {
 /// Runs the brain on stdin/stdout until END or end of input.
 pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()> {
     let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let brain = Brain::new(config, default_move);
+    let stop = brain.stop.clone();
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut buf = Vec::new();
@@ -318,18 +325,26 @@ pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()>
                 Ok(_) => {}
             }
             let line = String::from_utf8_lossy(&buf).trim().to_string();
-            if line.eq_ignore_ascii_case("END") {
-                let _ = io::stdout().flush();
-                std::process::exit(0);
+            let end = line.eq_ignore_ascii_case("END");
+            if end {
+                stop.stop();
+                std::thread::spawn(|| {
+                    std::thread::sleep(Duration::from_millis(900));
+                    let _ = io::stdout().flush();
+                    std::process::exit(0);
+                });
             }
-            if tx.send(line).is_err() {
+            if tx.send(line).is_err() || end {
                 break;
             }
         }
     });
-    let mut brain = Brain::new(config, default_move);
+    let mut brain = brain;
     let stdout = io::stdout();
     for line in rx {
+        if line.eq_ignore_ascii_case("END") {
+            break;
+        }
         let answers = brain.handle(&line);
         let mut out = stdout.lock();
         for a in answers {

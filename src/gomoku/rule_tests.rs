@@ -50,7 +50,11 @@ fn five_wins_in_all_four_directions_for_both_colours() {
                 // The winning stone in the middle of the line, not only at an end.
                 let order = [line[0], line[1], line[3], line[4], line[2]];
                 let g = play_line(rule, c, &order);
-                assert_eq!(g.outcome(), Some(Outcome::Win(c)), "{rule:?} {c:?} {line:?}");
+                assert_eq!(
+                    g.outcome(),
+                    Some(Outcome::Win(c)),
+                    "{rule:?} {c:?} {line:?}"
+                );
                 let g4 = play_line(rule, c, &order[..4]);
                 assert_eq!(g4.outcome(), None);
             }
@@ -236,7 +240,10 @@ fn renju_three_whose_extension_is_forbidden_is_not_a_three() {
         "...............",
     ];
     let mut b = board(Rule::Renju, &rows);
-    assert!(b.is_forbidden(b.point(4, 7)), "the extension is an overline");
+    assert!(
+        b.is_forbidden(b.point(4, 7)),
+        "the extension is an overline"
+    );
     assert!(!b.is_forbidden(b.point(7, 7)));
     // Without the column-4 stones the same shape is a true double three.
     let plain: Vec<String> = rows

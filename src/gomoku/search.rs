@@ -120,14 +120,14 @@ impl Searcher {
         if self.config.threats && s.n_blocks == 0 {
             let budget = 200_000;
             let mut t = Threats::new(&mut poller, budget);
-            if let Some(p) = t.vcf_root(b, c, 40) {
+            if let Some(p) = t.vcf_root(b, c, 120) {
                 let n = t.nodes;
                 return report(p, MATE - 2, 0, n, "vcf");
             }
             self.nodes += t.nodes;
             // The opponent's VCF: keep only moves after which it is gone.
             let mut t = Threats::new(&mut poller, budget);
-            let opp_vcf = t.vcf_root(b, c.opponent(), 40).is_some();
+            let opp_vcf = t.vcf_root(b, c.opponent(), 120).is_some();
             self.nodes += t.nodes;
             if opp_vcf {
                 let mut keep = Vec::new();
@@ -143,7 +143,7 @@ impl Searcher {
                     b.place(m.p, c);
                     let mut t = Threats::new(&mut poller, budget / 8);
                     let opp_first = five_move(b, c.opponent()).is_some()
-                        || t.vcf_root(b, c.opponent(), 40).is_some();
+                        || t.vcf_root(b, c.opponent(), 120).is_some();
                     self.nodes += t.nodes;
                     b.undo();
                     if !opp_first {
