@@ -72,17 +72,8 @@ fn solve(
 /// position, for `seconds`.
 pub fn nps(seconds: f64, width: usize) -> (u64, f64, u32) {
     let mut g = super::game::Game::new(15, Rule::Freestyle);
-    // A quiet opening (no threats): a fixed 8-stone position.
-    for (c, r) in [
-        (7, 7),
-        (8, 8),
-        (8, 6),
-        (6, 8),
-        (9, 7),
-        (7, 9),
-        (6, 6),
-        (9, 9),
-    ] {
+    // A quiet opening (no threats), so the search runs the whole time.
+    for (c, r) in [(7, 7), (8, 8), (8, 6), (6, 8)] {
         let p = g.board().point(c, r);
         let col = g.to_move();
         g.play(col, p).expect("fixed opening is legal");

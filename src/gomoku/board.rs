@@ -69,6 +69,24 @@ pub fn cell_of(c: Color) -> u8 {
     }
 }
 
+/// The paper's tuple table: a window through a point holding `k` stones of the mover and
+/// none of the opponent (index 0 is the empty window).
+pub const OWN: [i32; 5] = [7, 35, 800, 15_000, 800_000];
+/// A window holding `k >= 1` stones of the opponent and none of the mover.
+pub const OPP: [i32; 5] = [7, 15, 400, 1_800, 100_000];
+
+/// Tuple score of a window with `own` and `other` stones, for the mover.
+#[inline]
+fn tuple_score(own: u8, other: u8) -> i32 {
+    if other == 0 {
+        OWN[own.min(4) as usize]
+    } else if own == 0 {
+        OPP[other.min(4) as usize]
+    } else {
+        0
+    }
+}
+
 /// Window weights of the sum evaluation (index = stones of one colour in a window free of
 /// the other colour). Geometric so that one four outweighs many threes.
 pub const EVAL_WEIGHT: [i32; 6] = [0, 1, 12, 150, 2500, 0];
@@ -88,6 +106,15 @@ pub struct Board {
     dirs: [isize; 4],
     /// Sum over windows of `EVAL_WEIGHT`, per colour.
     eval_sum: [i32; 2],
+    /// Windows holding 4 stones of one colour and none of the other, per colour: a
+    /// non-zero count means that colour has a five to complete (exact under freestyle).
+    fours: [u16; 2],
+    /// Per colour and cell: the paper's point score for that colour to move (sum of the
+    /// tuple table over the 20 windows through the cell), kept up to date per move.
+    pscore: [Vec<i32>; 2],
+    /// Per colour and cell: windows through the cell with four stones of that colour and
+    /// none of the other (non-zero on an empty cell = a five may be completed there).
+    p4: [Vec<u8>; 2],
     zobrist: Vec<[u64; 2]>,
     hash: u64,
     stones: usize,
@@ -129,6 +156,17 @@ impl Board {
             }
         }
         let win_white = win_black.clone();
+        // Every window starts empty and scores OWN[0] for each of its cells.
+        let mut pscore = vec![0i32; total];
+        for (d, &dir) in dirs.iter().enumerate() {
+            for s in 0..total {
+                if win_black[d][s] == 0 {
+                    for k in 0..5 {
+                        pscore[(s as isize + k * dir) as usize] += OWN[0];
+                    }
+                }
+            }
+        }
         let mut seed = 0x0051_5741_5254_4554_u64;
         let zobrist = (0..total)
             .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
@@ -143,6 +181,9 @@ impl Board {
             near: vec![0; total],
             dirs,
             eval_sum: [0, 0],
+            fours: [0, 0],
+            pscore: [pscore.clone(), pscore],
+            p4: [vec![0; total], vec![0; total]],
             zobrist,
             hash: 0,
             stones: 0,
@@ -258,6 +299,21 @@ impl Board {
                 self.win_black[d][s] = nb;
                 self.win_white[d][s] = nw;
                 let new = Self::window_value(nb, nw);
+                let f_old = [(b == 4 && w == 0) as u16, (w == 4 && b == 0) as u16];
+                let f_new = [(nb == 4 && nw == 0) as u16, (nw == 4 && nb == 0) as u16];
+                self.fours[0] = self.fours[0] + f_new[0] - f_old[0];
+                self.fours[1] = self.fours[1] + f_new[1] - f_old[1];
+                let ds = [
+                    tuple_score(nb, nw) - tuple_score(b, w),
+                    tuple_score(nw, nb) - tuple_score(w, b),
+                ];
+                for j in 0..5 {
+                    let q = (s as isize + j * dir) as usize;
+                    self.pscore[0][q] += ds[0];
+                    self.pscore[1][q] += ds[1];
+                    self.p4[0][q] = self.p4[0][q] + f_new[0] as u8 - f_old[0] as u8;
+                    self.p4[1][q] = self.p4[1][q] + f_new[1] as u8 - f_old[1] as u8;
+                }
                 self.eval_sum[0] += new[0] - old[0];
                 self.eval_sum[1] += new[1] - old[1];
             }
@@ -294,6 +350,24 @@ impl Board {
         self.hash ^= self.zobrist[p as usize][c.index()];
         self.stones -= 1;
         Some(p)
+    }
+
+    /// The paper's score of cell `p` for `c` to move (incremental).
+    #[inline]
+    pub fn point_score(&self, p: Point, c: Color) -> i32 {
+        self.pscore[c.index()][p as usize]
+    }
+
+    /// Windows through `p` holding four of `c` and none of the other colour.
+    #[inline]
+    pub fn fours_at(&self, p: Point, c: Color) -> u8 {
+        self.p4[c.index()][p as usize]
+    }
+
+    /// Number of windows where `c` has four stones and the fifth cell is empty.
+    #[inline]
+    pub fn four_windows(&self, c: Color) -> u16 {
+        self.fours[c.index()]
     }
 
     /// Sum of window weights for `c` (incremental).

@@ -7,12 +7,6 @@
 use super::board::{Board, Point, Rule};
 use crate::color::Color;
 
-/// Score of a window through the point holding `k` stones of the mover and none of the
-/// opponent (index 0 is the empty window).
-const OWN: [i32; 5] = [7, 35, 800, 15_000, 800_000];
-/// Score of a window holding `k >= 1` stones of the opponent and none of the mover.
-const OPP: [i32; 5] = [7, 15, 400, 1_800, 100_000];
-
 /// A candidate move and its ordering score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cand {
@@ -53,26 +47,9 @@ pub fn scan(b: &mut Board, c: Color, out: &mut Vec<Cand>) -> Scan {
             if !b.is_empty(p) || !b.near(p) {
                 continue;
             }
-            let mut score = 0;
-            let mut own4 = false;
-            let mut opp4 = false;
-            let mut hot = 0;
-            for (d, &dir) in dirs.iter().enumerate() {
-                let mut dir_hot = false;
-                for k in 0..5 {
-                    if let Some((own, other)) = b.window(d, p as isize - k * dir, c) {
-                        if other == 0 {
-                            score += OWN[own as usize];
-                            own4 |= own == 4;
-                            dir_hot |= own >= 2;
-                        } else if own == 0 {
-                            score += OPP[other as usize];
-                            opp4 |= other == 4;
-                        }
-                    }
-                }
-                hot += dir_hot as u32;
-            }
+            let score = b.point_score(p, c);
+            let own4 = b.fours_at(p, c) > 0;
+            let opp4 = b.fours_at(p, c.opponent()) > 0;
             if own4 && s.win.is_none() && b.makes_five(p, c) {
                 s.win = Some(p);
             }
@@ -80,13 +57,30 @@ pub fn scan(b: &mut Board, c: Color, out: &mut Vec<Cand>) -> Scan {
                 s.blocks[s.n_blocks] = p;
                 s.n_blocks += 1;
             }
-            if renju_black && (hot >= 2 || own4) && s.win != Some(p) && b.is_forbidden(p) {
+            if renju_black
+                && s.win != Some(p)
+                && (own4 || busy_dirs(b, p, &dirs) >= 2)
+                && b.is_forbidden(p)
+            {
                 continue;
             }
             out.push(Cand { p, score });
         }
     }
     s
+}
+
+/// Directions through `p` with a window holding two or more black stones and no white one
+/// (a renju double needs two).
+fn busy_dirs(b: &Board, p: Point, dirs: &[isize; 4]) -> u32 {
+    let mut n = 0;
+    for (d, &dir) in dirs.iter().enumerate() {
+        n += (0..5).any(|k| {
+            b.window(d, p as isize - k * dir, Color::Black)
+                .is_some_and(|(own, other)| other == 0 && own >= 2)
+        }) as u32;
+    }
+    n
 }
 
 /// Static value of the position for `c` to move. The mover's windows weigh a bit more: it

@@ -7,7 +7,7 @@
 //! nodes. It never does I/O.
 use std::time::{Duration, Instant};
 
-use super::board::{Board, Point};
+use super::board::{Board, Point, Rule};
 use super::eval::{evaluate, scan, Cand};
 use super::threats::{five_move, four_moves, Threats};
 use super::tt::{Bound, Tt};
@@ -273,6 +273,18 @@ impl Searcher {
         }
         if b.is_full() {
             return 0;
+        }
+        if depth == 0 && b.rule() == Rule::Freestyle {
+            // Leaves read the incremental tables only: under freestyle a window of four with
+            // an empty fifth cell is a five for the side to move.
+            if b.four_windows(c) > 0 {
+                return MATE - ply as i32 - 1;
+            }
+            if b.four_windows(c.opponent()) > 1 {
+                // Possibly two fives to block: let the scan decide.
+            } else {
+                return evaluate(b, c);
+            }
         }
         let mut cands = std::mem::take(&mut self.cands[ply]);
         let s = scan(b, c, &mut cands);
