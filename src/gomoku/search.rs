@@ -12,7 +12,7 @@ use super::eval::{evaluate, scan, Cand};
 use super::threats::{five_move, four_moves, Threats};
 use super::tt::{Bound, Tt};
 use crate::color::Color;
-use crate::search::{Limits, Poller};
+use crate::search::{Deadline, Limits, Poller, StopToken};
 
 pub const MATE: i32 = 1_000_000;
 /// Scores above this are wins found by search.
@@ -89,7 +89,20 @@ impl Searcher {
         let start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
-        let mut poller = limits.poller();
+        // Threat searches get a third of the soft time, so the alpha-beta always runs. Their
+        // own stop token: running out of threat time must not stop the main search.
+        let threat_limits = match limits.deadline.soft {
+            Some(soft) => {
+                let third = soft.saturating_duration_since(limits.deadline.start) / 3;
+                Limits::new(
+                    Deadline::starting_at(limits.deadline.start, third, third),
+                    None,
+                    StopToken::new(),
+                )
+            }
+            None => Limits::new(limits.deadline, None, StopToken::new()),
+        };
+        let mut poller = threat_limits.poller();
         let mut root = Vec::new();
         let s = scan(b, c, &mut root);
         let report = |best, score, depth, nodes, source| SearchReport {
