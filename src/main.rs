@@ -29,10 +29,12 @@ enum Command {
 
 fn main() {
     // Started as `pbrain-quartet` (a symlink, the Gomocup naming): the Gomocup brain.
-    if std::env::args_os()
-        .next()
-        .is_some_and(|a| a.to_string_lossy().ends_with("pbrain-quartet"))
-    {
+    if std::env::args_os().next().is_some_and(|a| {
+        let a = a.to_string_lossy();
+        a.strip_suffix(".exe")
+            .unwrap_or(&a)
+            .ends_with("pbrain-quartet")
+    }) {
         if let Err(e) = cli::gomoku::run(cli::gomoku::GomokuArgs::default()) {
             eprintln!("pbrain-quartet: {e}");
             std::process::exit(2);

@@ -231,3 +231,35 @@ fn pbrain_end_during_a_search_exits_within_a_second() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn started_as_pbrain_quartet_it_speaks_pbrain() {
+    let dir = std::env::temp_dir().join(format!("quartet-pbrain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("pbrain-quartet");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    let mut child = Command::new(&link)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"START 15\nBEGIN\nEND\n")
+        .unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out, "OK\n7,7\n");
+}
