@@ -2,6 +2,7 @@
 //! (with Go plugged in), scheduling, and statistics. Imported as `quartet::matches`
 //! (`match` is a Rust keyword).
 pub mod go_referee;
+pub mod gomoku_referee;
 pub mod gtp_client;
 pub mod referee;
 pub mod runner;
