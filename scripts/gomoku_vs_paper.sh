@@ -7,14 +7,16 @@
 #
 # usage: scripts/gomoku_vs_paper.sh [games=40] [seconds-per-move=1] [seed=1]
 # env:   QUARTET=path/to/quartet (default: target/release/quartet)
+#        FULL_ARGS="--width 8" extra options for the full engine
 set -euo pipefail
 GAMES=${1:-40}
 SECS=${2:-1}
 SEED=${3:-1}
 BIN=${QUARTET:-${CARGO_TARGET_DIR:-target}/release/quartet}
-exec python3 - "$BIN" "$GAMES" "$SECS" "$SEED" <<'PY'
+exec python3 - "$BIN" "$GAMES" "$SECS" "$SEED" "${FULL_ARGS:-}" <<'PY'
 import random, subprocess, sys
 binary, games, secs, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+full_args = sys.argv[5].split()
 COLS = "ABCDEFGHJKLMNOP"
 
 class Engine:
@@ -56,7 +58,7 @@ for g in range(games):
     if g % 2 == 0:
         op = opening(rng)
     full_black = (g % 2 == 0)
-    engines = {"full": Engine([]), "paper": Engine(["--width", "5", "--depth", "10", "--no-threats"])}
+    engines = {"full": Engine(full_args), "paper": Engine(["--width", "5", "--depth", "10", "--no-threats"])}
     black, white = ("full", "paper") if full_black else ("paper", "full")
     for e in engines.values():
         ok, _ = e.cmd("setboard " + " ".join(op))

@@ -69,8 +69,8 @@ pub fn cell_of(c: Color) -> u8 {
     }
 }
 
-/// The paper's tuple table: a window through a point holding `k` stones of the mover and
-/// none of the opponent (index 0 is the empty window).
+/// The five-tuple table (the common published weights): a window through a point holding
+/// `k` stones of the mover and none of the opponent (index 0 is the empty window).
 pub const OWN: [i32; 5] = [7, 35, 800, 15_000, 800_000];
 /// A window holding `k >= 1` stones of the opponent and none of the mover.
 pub const OPP: [i32; 5] = [7, 15, 400, 1_800, 100_000];

@@ -1,9 +1,10 @@
 //! The window evaluation after the value-estimation paper: every empty point is scored for
 //! the side to move over the 4 directions and the 5 windows of 5 cells through it in each,
 //! a window counting only when it holds stones of one colour (an empty window counts too,
-//! which favours the centre). Own windows score as attack, the opponent's as defence; the
-//! table is the paper's tuple table. The position value is the incremental sum kept by the
-//! board.
+//! which favours the centre). Own windows score as attack, the opponent's as defence. The
+//! weights are the widely used five-tuple table (`board::OWN`, `board::OPP`); they were not
+//! checked against the paper's own numbers. The position value is the incremental sum kept
+//! by the board.
 use super::board::{Board, Point, Rule};
 use crate::color::Color;
 
