@@ -11,7 +11,7 @@ pub struct GomokuArgs {
     #[arg(long)]
     pub pbrain: bool,
     /// Candidate moves searched per node (the paper's width).
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 8)]
     pub width: usize,
     /// Deepest search iteration (the paper's depth); the clock may stop earlier.
     #[arg(long, default_value_t = 64)]
@@ -34,7 +34,7 @@ impl Default for GomokuArgs {
     fn default() -> Self {
         GomokuArgs {
             pbrain: true,
-            width: 12,
+            width: 8,
             depth: 64,
             no_threats: false,
             move_time: 1.0,
@@ -51,14 +51,14 @@ pub enum GomokuBench {
         file: std::path::PathBuf,
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
-        #[arg(long, default_value_t = 12)]
+        #[arg(long, default_value_t = 8)]
         width: usize,
     },
     /// Nodes per second of the plain alpha-beta from a fixed opening.
     Nps {
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
-        #[arg(long, default_value_t = 12)]
+        #[arg(long, default_value_t = 8)]
         width: usize,
     },
 }
