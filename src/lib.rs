@@ -3,6 +3,7 @@ pub mod cli;
 pub mod color;
 pub mod dots;
 pub mod go;
+pub mod gomoku;
 pub mod logging;
 #[path = "match/mod.rs"]
 pub mod matches;

@@ -20,6 +20,8 @@ enum Command {
     Othello(cli::othello::OthelloArgs),
     /// Dots-and-Boxes engine speaking a GTP-style protocol on stdin/stdout.
     Dots(cli::dots::DotsArgs),
+    /// Gomoku engine: GTP on stdin/stdout, or the Gomocup protocol with --pbrain.
+    Gomoku(cli::gomoku::GomokuArgs),
     /// Speed benchmarks.
     Bench(cli::bench::BenchArgs),
     /// Play two engines against each other and print a results table.
@@ -30,11 +32,25 @@ enum Command {
 }
 
 fn main() {
+    // Started as `pbrain-quartet` (a symlink, the Gomocup naming): the Gomocup brain.
+    if std::env::args_os().next().is_some_and(|a| {
+        let a = a.to_string_lossy();
+        a.strip_suffix(".exe")
+            .unwrap_or(&a)
+            .ends_with("pbrain-quartet")
+    }) {
+        if let Err(e) = cli::gomoku::run(cli::gomoku::GomokuArgs::default()) {
+            eprintln!("pbrain-quartet: {e}");
+            std::process::exit(2);
+        }
+        return;
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Go(a) => cli::go::run(a),
         Command::Othello(a) => cli::othello::run(a),
         Command::Dots(a) => cli::dots::run(a),
+        Command::Gomoku(a) => cli::gomoku::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Match(a) => cli::match_cmd::run(*a),
         Command::FakeGtp(a) => cli::fake_gtp::run(a),

@@ -29,12 +29,18 @@ pub enum BenchGame {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Gomoku: the puzzle suite or the node rate.
+    Gomoku {
+        #[command(subcommand)]
+        what: crate::cli::gomoku::GomokuBench,
+    },
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
     match args.game {
         BenchGame::Othello { what } => super::bench_othello::run(what),
         BenchGame::Dots(a) => super::dots::bench(a),
+        BenchGame::Gomoku { what } => crate::cli::gomoku::bench(what),
         BenchGame::Go {
             boardsize,
             seconds,

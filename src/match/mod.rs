@@ -4,6 +4,7 @@
 pub mod dots_referee;
 pub mod elo;
 pub mod go_referee;
+pub mod gomoku_referee;
 pub mod gtp_client;
 pub mod othello_referee;
 pub mod referee;

@@ -1,0 +1,408 @@
+//! The Gomoku board: a padded one-dimensional array, the rules of five, and the incremental
+//! window tables the evaluation reads.
+//!
+//! Every 5-cell window (start cell, direction) that lies fully on the board keeps how many
+//! black and white stones it holds. Placing a stone touches exactly the 20 windows through
+//! it (4 directions x 5 offsets), so the tables and the summed evaluation are updated, not
+//! recomputed: this is the "incremental line/pattern table" of the engine.
+use crate::color::Color;
+
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = 22;
+pub const DEFAULT_SIZE: usize = 15;
+/// Padding cells on each side, so `p +- 5*dir` never leaves the array.
+const PAD: usize = 5;
+
+/// A cell index into the padded array.
+pub type Point = u16;
+
+/// Which lines win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Five or more in a row wins.
+    Freestyle,
+    /// Exactly five wins, for both colours; overlines do not win.
+    Standard,
+    /// Black: exactly five wins, double-three, double-four and overline are forbidden.
+    /// White: five or more wins.
+    Renju,
+}
+
+impl Rule {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Rule> {
+        match s.to_ascii_lowercase().as_str() {
+            "freestyle" | "free" => Some(Rule::Freestyle),
+            "standard" | "exact" | "exactfive" => Some(Rule::Standard),
+            "renju" => Some(Rule::Renju),
+            _ => None,
+        }
+    }
+    /// Whether an unbroken line of `len >= 5` stones of `c` wins.
+    #[inline]
+    pub fn wins(self, c: Color, len: usize) -> bool {
+        match (self, c) {
+            (Rule::Freestyle, _) | (Rule::Renju, Color::White) => len >= 5,
+            _ => len == 5,
+        }
+    }
+}
+
+pub fn valid_size(n: usize) -> bool {
+    (MIN_SIZE..=MAX_SIZE).contains(&n)
+}
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+
+#[inline]
+pub fn cell_of(c: Color) -> u8 {
+    match c {
+        Color::Black => 1,
+        Color::White => 2,
+    }
+}
+
+/// The five-tuple table (the common published weights): a window through a point holding
+/// `k` stones of the mover and none of the opponent (index 0 is the empty window).
+pub const OWN: [i32; 5] = [7, 35, 800, 15_000, 800_000];
+/// A window holding `k >= 1` stones of the opponent and none of the mover.
+pub const OPP: [i32; 5] = [7, 15, 400, 1_800, 100_000];
+
+/// Tuple score of a window with `own` and `other` stones, for the mover.
+#[inline]
+fn tuple_score(own: u8, other: u8) -> i32 {
+    if other == 0 {
+        OWN[own.min(4) as usize]
+    } else if own == 0 {
+        OPP[other.min(4) as usize]
+    } else {
+        0
+    }
+}
+
+/// Window weights of the sum evaluation (index = stones of one colour in a window free of
+/// the other colour). Geometric so that one four outweighs many threes.
+pub const EVAL_WEIGHT: [i32; 6] = [0, 1, 12, 150, 2500, 0];
+
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    stride: usize,
+    rule: Rule,
+    cells: Vec<u8>,
+    /// Per direction, per start cell: black and white counts, or `u8::MAX` if the window
+    /// leaves the board.
+    win_black: [Vec<u8>; 4],
+    win_white: [Vec<u8>; 4],
+    /// Stones within the 5x5 square around each cell: candidate moves have `near > 0`.
+    near: Vec<u8>,
+    dirs: [isize; 4],
+    /// Sum over windows of `EVAL_WEIGHT`, per colour.
+    eval_sum: [i32; 2],
+    /// Windows holding 4 stones of one colour and none of the other, per colour: a
+    /// non-zero count means that colour has a five to complete (exact under freestyle).
+    fours: [u16; 2],
+    /// Per colour and cell: the paper's point score for that colour to move (sum of the
+    /// tuple table over the 20 windows through the cell), kept up to date per move.
+    pscore: [Vec<i32>; 2],
+    /// Per colour and cell: windows through the cell with four stones of that colour and
+    /// none of the other (non-zero on an empty cell = a five may be completed there).
+    p4: [Vec<u8>; 2],
+    zobrist: Vec<[u64; 2]>,
+    hash: u64,
+    stones: usize,
+    history: Vec<Point>,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Board {
+    /// An empty board; `size` must satisfy [`valid_size`].
+    pub fn new(size: usize, rule: Rule) -> Board {
+        assert!(valid_size(size));
+        let stride = size + PAD;
+        let total = (size + 2 * PAD + 1) * stride;
+        let mut cells = vec![WALL; total];
+        for r in 0..size {
+            for c in 0..size {
+                cells[(r + PAD) * stride + c + PAD] = EMPTY;
+            }
+        }
+        let dirs = [1, stride as isize, stride as isize + 1, stride as isize - 1];
+        let mut win_black: [Vec<u8>; 4] = Default::default();
+        for (d, &dir) in dirs.iter().enumerate() {
+            win_black[d] = vec![u8::MAX; total];
+            for (s, w) in win_black[d].iter_mut().enumerate() {
+                let ok = (0..5).all(|k| {
+                    let i = s as isize + k * dir;
+                    i >= 0 && (i as usize) < total && cells[i as usize] == EMPTY
+                });
+                if ok {
+                    *w = 0;
+                }
+            }
+        }
+        let win_white = win_black.clone();
+        // Every window starts empty and scores OWN[0] for each of its cells.
+        let mut pscore = vec![0i32; total];
+        for (d, &dir) in dirs.iter().enumerate() {
+            for s in 0..total {
+                if win_black[d][s] == 0 {
+                    for k in 0..5 {
+                        pscore[(s as isize + k * dir) as usize] += OWN[0];
+                    }
+                }
+            }
+        }
+        let mut seed = 0x0051_5741_5254_4554_u64;
+        let zobrist = (0..total)
+            .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
+            .collect();
+        Board {
+            size,
+            stride,
+            rule,
+            cells,
+            win_black,
+            win_white,
+            near: vec![0; total],
+            dirs,
+            eval_sum: [0, 0],
+            fours: [0, 0],
+            pscore: [pscore.clone(), pscore],
+            p4: [vec![0; total], vec![0; total]],
+            zobrist,
+            hash: 0,
+            stones: 0,
+            history: Vec::new(),
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.rule = rule;
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+    pub fn is_full(&self) -> bool {
+        self.stones == self.size * self.size
+    }
+    pub fn history(&self) -> &[Point] {
+        &self.history
+    }
+    pub fn dirs(&self) -> [isize; 4] {
+        self.dirs
+    }
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Cell of 0-based (column, row), row 0 at the bottom.
+    #[inline]
+    pub fn point(&self, col: usize, row: usize) -> Point {
+        ((row + PAD) * self.stride + col + PAD) as Point
+    }
+    #[inline]
+    pub fn col_row(&self, p: Point) -> (usize, usize) {
+        let p = p as usize;
+        (p % self.stride - PAD, p / self.stride - PAD)
+    }
+    /// Every on-board cell, row by row from the bottom.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.size).flat_map(move |r| (0..self.size).map(move |c| self.point(c, r)))
+    }
+    #[inline]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.cells[p as usize] == EMPTY
+    }
+    #[inline]
+    pub fn stone(&self, p: Point) -> Option<Color> {
+        match self.cells[p as usize] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn raw(&self, i: isize) -> u8 {
+        self.cells[i as usize]
+    }
+    #[inline]
+    pub fn near(&self, p: Point) -> bool {
+        self.near[p as usize] > 0
+    }
+
+    /// Counts of (own, other) stones in window `d` starting at `s`; None off the board.
+    #[inline]
+    pub fn window(&self, d: usize, s: isize, c: Color) -> Option<(u8, u8)> {
+        let b = self.win_black[d][s as usize];
+        if b == u8::MAX {
+            return None;
+        }
+        let w = self.win_white[d][s as usize];
+        Some(match c {
+            Color::Black => (b, w),
+            Color::White => (w, b),
+        })
+    }
+
+    #[inline]
+    fn window_value(b: u8, w: u8) -> [i32; 2] {
+        if w == 0 {
+            [EVAL_WEIGHT[b as usize], 0]
+        } else if b == 0 {
+            [0, EVAL_WEIGHT[w as usize]]
+        } else {
+            [0, 0]
+        }
+    }
+
+    fn update_windows(&mut self, p: Point, c: Color, add: bool) {
+        for d in 0..4 {
+            let dir = self.dirs[d];
+            for k in 0..5 {
+                let s = (p as isize - k * dir) as usize;
+                let b = self.win_black[d][s];
+                if b == u8::MAX {
+                    continue;
+                }
+                let w = self.win_white[d][s];
+                let old = Self::window_value(b, w);
+                let (nb, nw) = match (c, add) {
+                    (Color::Black, true) => (b + 1, w),
+                    (Color::Black, false) => (b - 1, w),
+                    (Color::White, true) => (b, w + 1),
+                    (Color::White, false) => (b, w - 1),
+                };
+                self.win_black[d][s] = nb;
+                self.win_white[d][s] = nw;
+                let new = Self::window_value(nb, nw);
+                let f_old = [(b == 4 && w == 0) as u16, (w == 4 && b == 0) as u16];
+                let f_new = [(nb == 4 && nw == 0) as u16, (nw == 4 && nb == 0) as u16];
+                self.fours[0] = self.fours[0] + f_new[0] - f_old[0];
+                self.fours[1] = self.fours[1] + f_new[1] - f_old[1];
+                let ds = [
+                    tuple_score(nb, nw) - tuple_score(b, w),
+                    tuple_score(nw, nb) - tuple_score(w, b),
+                ];
+                for j in 0..5 {
+                    let q = (s as isize + j * dir) as usize;
+                    self.pscore[0][q] += ds[0];
+                    self.pscore[1][q] += ds[1];
+                    self.p4[0][q] = self.p4[0][q] + f_new[0] as u8 - f_old[0] as u8;
+                    self.p4[1][q] = self.p4[1][q] + f_new[1] as u8 - f_old[1] as u8;
+                }
+                self.eval_sum[0] += new[0] - old[0];
+                self.eval_sum[1] += new[1] - old[1];
+            }
+        }
+        let stride = self.stride as isize;
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let q = (p as isize + dr * stride + dc) as usize;
+                if add {
+                    self.near[q] += 1;
+                } else {
+                    self.near[q] -= 1;
+                }
+            }
+        }
+    }
+
+    /// Places a stone on an empty on-board cell (no rule checks; see [`Board::is_forbidden`]).
+    pub fn place(&mut self, p: Point, c: Color) {
+        debug_assert!(self.is_empty(p));
+        self.cells[p as usize] = cell_of(c);
+        self.update_windows(p, c, true);
+        self.hash ^= self.zobrist[p as usize][c.index()];
+        self.stones += 1;
+        self.history.push(p);
+    }
+
+    /// Takes back the last stone placed.
+    pub fn undo(&mut self) -> Option<Point> {
+        let p = self.history.pop()?;
+        let c = self.stone(p).expect("history holds stones");
+        self.cells[p as usize] = EMPTY;
+        self.update_windows(p, c, false);
+        self.hash ^= self.zobrist[p as usize][c.index()];
+        self.stones -= 1;
+        Some(p)
+    }
+
+    /// The paper's score of cell `p` for `c` to move (incremental).
+    #[inline]
+    pub fn point_score(&self, p: Point, c: Color) -> i32 {
+        self.pscore[c.index()][p as usize]
+    }
+
+    /// Windows through `p` holding four of `c` and none of the other colour.
+    #[inline]
+    pub fn fours_at(&self, p: Point, c: Color) -> u8 {
+        self.p4[c.index()][p as usize]
+    }
+
+    /// Number of windows where `c` has four stones and the fifth cell is empty.
+    #[inline]
+    pub fn four_windows(&self, c: Color) -> u16 {
+        self.fours[c.index()]
+    }
+
+    /// Sum of window weights for `c` (incremental).
+    #[inline]
+    pub fn eval_sum(&self, c: Color) -> i32 {
+        self.eval_sum[c.index()]
+    }
+
+    /// Length of the unbroken line of `c` through `p` in direction `d`, counting `p` itself
+    /// as `c` whatever it holds.
+    #[inline]
+    pub fn run(&self, p: Point, d: usize, c: Color) -> usize {
+        let v = cell_of(c);
+        let dir = self.dirs[d];
+        let mut n = 1;
+        let mut i = p as isize + dir;
+        while self.cells[i as usize] == v {
+            n += 1;
+            i += dir;
+        }
+        let mut i = p as isize - dir;
+        while self.cells[i as usize] == v {
+            n += 1;
+            i -= dir;
+        }
+        n
+    }
+
+    /// Whether a stone of `c` at `p` makes a winning line under the current rule.
+    pub fn makes_five(&self, p: Point, c: Color) -> bool {
+        (0..4).any(|d| self.rule.wins(c, self.run(p, d, c)))
+    }
+
+    /// Whether a stone of `c` at `p` makes any line of five or more (overline included).
+    pub fn makes_five_or_more(&self, p: Point, c: Color) -> bool {
+        (0..4).any(|d| self.run(p, d, c) >= 5)
+    }
+}

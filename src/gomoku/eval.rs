@@ -1,0 +1,94 @@
+//! The window evaluation after the value-estimation paper: every empty point is scored for
+//! the side to move over the 4 directions and the 5 windows of 5 cells through it in each,
+//! a window counting only when it holds stones of one colour (an empty window counts too,
+//! which favours the centre). Own windows score as attack, the opponent's as defence. The
+//! weights are the widely used five-tuple table (`board::OWN`, `board::OPP`); they were not
+//! checked against the paper's own numbers. The position value is the incremental sum kept
+//! by the board.
+use super::board::{Board, Point, Rule};
+use crate::color::Color;
+
+/// A candidate move and its ordering score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cand {
+    pub p: Point,
+    pub score: i32,
+}
+
+/// What one scan of the candidate points found besides the scores.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scan {
+    /// A point where the mover makes a winning five.
+    pub win: Option<Point>,
+    /// Points where the opponent would make a winning five (distinct, at most 4 kept).
+    pub blocks: [Point; 4],
+    pub n_blocks: usize,
+}
+
+/// Scores every empty point next to a stone (within 2 cells) for `c` to move into `out`
+/// (unsorted). On an empty board the centre is the only candidate. Renju forbidden points
+/// are left out for Black.
+pub fn scan(b: &mut Board, c: Color, out: &mut Vec<Cand>) -> Scan {
+    out.clear();
+    let mut s = Scan::default();
+    if b.stone_count() == 0 {
+        let m = b.size() / 2;
+        out.push(Cand {
+            p: b.point(m, m),
+            score: 1,
+        });
+        return s;
+    }
+    let dirs = b.dirs();
+    let renju_black = b.rule() == Rule::Renju && c == Color::Black;
+    let n = b.size();
+    for r in 0..n {
+        for col in 0..n {
+            let p = b.point(col, r);
+            if !b.is_empty(p) || !b.near(p) {
+                continue;
+            }
+            let score = b.point_score(p, c);
+            let own4 = b.fours_at(p, c) > 0;
+            let opp4 = b.fours_at(p, c.opponent()) > 0;
+            if own4 && s.win.is_none() && b.makes_five(p, c) {
+                s.win = Some(p);
+            }
+            if opp4 && s.n_blocks < 4 && b.makes_five(p, c.opponent()) {
+                s.blocks[s.n_blocks] = p;
+                s.n_blocks += 1;
+            }
+            if renju_black
+                && s.win != Some(p)
+                && (own4 || busy_dirs(b, p, &dirs) >= 2)
+                && b.is_forbidden(p)
+            {
+                continue;
+            }
+            out.push(Cand { p, score });
+        }
+    }
+    s
+}
+
+/// Directions through `p` with a window holding two or more black stones and no white one
+/// (a renju double needs two).
+fn busy_dirs(b: &Board, p: Point, dirs: &[isize; 4]) -> u32 {
+    let mut n = 0;
+    for (d, &dir) in dirs.iter().enumerate() {
+        n += (0..5).any(|k| {
+            b.window(d, p as isize - k * dir, Color::Black)
+                .is_some_and(|(own, other)| other == 0 && own >= 2)
+        }) as u32;
+    }
+    n
+}
+
+/// Static value of the position for `c` to move. The mover's windows weigh a bit more: it
+/// is its turn to extend them.
+#[inline]
+pub fn evaluate(b: &Board, c: Color) -> i32 {
+    let own = b.eval_sum(c);
+    let other = b.eval_sum(c.opponent());
+    own + own / 4 - other
+}

@@ -1,0 +1,335 @@
+//! The Gomoku engine behind the GTP framing (`protocols/gomoku.md`): one table of commands,
+//! each parsing its arguments fully before it changes the game. Includes `rule`, `setboard`
+//! and the GoGui rules extension so GoGui can host the game.
+use std::time::Duration;
+
+use super::board::{valid_size, Point, Rule, DEFAULT_SIZE};
+use super::game::{Game, Outcome};
+use super::search::{SearchConfig, Searcher};
+use crate::color::Color;
+use crate::protocol::coords::{format_vertex, parse_vertex};
+use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::search::time::{parse_count, TimeManager};
+use crate::search::{Deadline, Limits, StopToken};
+
+pub struct GomokuEngine {
+    game: Game,
+    searcher: Searcher,
+    time: TimeManager,
+}
+
+impl GomokuEngine {
+    pub fn new(config: SearchConfig, default_move_time: Duration) -> GomokuEngine {
+        GomokuEngine {
+            game: Game::new(DEFAULT_SIZE, Rule::Freestyle),
+            searcher: Searcher::new(config),
+            time: TimeManager::new(default_move_time),
+        }
+    }
+
+    fn new_game(&mut self, size: usize) {
+        self.game = Game::new(size, self.game.rule());
+        self.searcher.clear();
+    }
+
+    fn point(&self, s: &str) -> Result<Point, GtpError> {
+        match parse_vertex(s, self.game.size()) {
+            Ok(Some((c, r))) => Ok(self.game.board().point(c, r)),
+            Ok(None) => Err(GtpError::new("illegal move (no pass in Gomoku)")),
+            Err(e) if e.0 == "invalid coordinate" => Err(GtpError::new("illegal move")),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn vertex(&self, p: Point) -> String {
+        format_vertex(Some(self.game.board().col_row(p)))
+    }
+
+    fn generate(&mut self, args: &[String], commit: bool) -> Reply {
+        let [c] = args else {
+            return Err(GtpError::syntax());
+        };
+        let color = parse_color(c)?;
+        if self.game.outcome().is_some() {
+            return Err(GtpError::new("game is over"));
+        }
+        let empty = self.game.size() * self.game.size() - self.game.move_count();
+        let (soft, hard) = self.time.budget(color, (empty as u32 / 2).clamp(10, 60));
+        let limits = Limits::new(Deadline::after(soft, hard), None, StopToken::new());
+        let report = self.searcher.search(self.game.board_mut(), color, &limits);
+        self.time.spent(color, report.elapsed);
+        tracing::info!(
+            nodes = report.nodes,
+            depth = report.depth,
+            score = report.score,
+            source = report.source,
+            ms = report.elapsed.as_millis() as u64,
+            "genmove {}",
+            color
+        );
+        let text = self.vertex(report.best);
+        if commit {
+            self.game
+                .play(color, report.best)
+                .map_err(|e| GtpError::new(format!("internal error: {}", e.message())))?;
+        }
+        Ok(text)
+    }
+}
+
+fn parse_color(s: &str) -> Result<Color, GtpError> {
+    s.parse().map_err(|_| GtpError::syntax())
+}
+
+fn no_args(args: &[String]) -> Result<(), GtpError> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(GtpError::syntax())
+    }
+}
+
+fn boardsize(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    let [n] = args else {
+        return Err(GtpError::syntax());
+    };
+    let size = parse_count(n)? as usize;
+    if !valid_size(size) {
+        return Err(GtpError::new("unacceptable size"));
+    }
+    e.new_game(size);
+    Ok(String::new())
+}
+
+fn clear_board(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.new_game(e.game.size());
+    Ok(String::new())
+}
+
+/// GoGui and some controllers send `komi`; Gomoku has none, so any number is accepted.
+fn komi(_: &mut GomokuEngine, args: &[String]) -> Reply {
+    let [k] = args else {
+        return Err(GtpError::syntax());
+    };
+    k.parse::<f32>().map_err(|_| GtpError::syntax())?;
+    Ok(String::new())
+}
+
+fn rule(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    match args {
+        [] => Ok(e.game.rule().name().to_string()),
+        [r] => {
+            let rule = Rule::parse(r).ok_or_else(|| GtpError::new("unknown rule"))?;
+            e.game.set_rule(rule);
+            e.searcher.clear();
+            Ok(String::new())
+        }
+        _ => Err(GtpError::syntax()),
+    }
+}
+
+fn play(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    let [c, v] = args else {
+        return Err(GtpError::syntax());
+    };
+    let color = parse_color(c)?;
+    let p = e.point(v)?;
+    e.game
+        .play(color, p)
+        .map_err(|err| GtpError::new(err.message()))?;
+    Ok(String::new())
+}
+
+fn genmove(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    e.generate(args, true)
+}
+
+fn reg_genmove(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    e.generate(args, false)
+}
+
+fn undo(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    if e.game.undo() {
+        Ok(String::new())
+    } else {
+        Err(GtpError::new("cannot undo"))
+    }
+}
+
+/// `setboard v1 v2 ...`: a new game on the current size and rule with these moves played
+/// alternately from Black. All or nothing: on any bad vertex or illegal move the game is
+/// left unchanged.
+fn setboard(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    let mut g = Game::new(e.game.size(), e.game.rule());
+    for a in args {
+        let p = e.point(a)?;
+        let c = g.to_move();
+        g.play(c, p)
+            .map_err(|err| GtpError::new(format!("{} at {a}", err.message())))?;
+    }
+    e.game = g;
+    e.searcher.clear();
+    Ok(String::new())
+}
+
+fn showboard(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let b = e.game.board();
+    let size = b.size();
+    let letters: String = (0..size)
+        .map(|c| format!(" {}", &format_vertex(Some((c, 0)))[..1]))
+        .collect();
+    let mut s = format!("\n  {letters}\n");
+    for row in (0..size).rev() {
+        s.push_str(&format!("{:2}", row + 1));
+        for col in 0..size {
+            s.push(' ');
+            s.push(stone_char(b.stone(b.point(col, row))));
+        }
+        s.push_str(&format!(" {}", row + 1));
+        if row == size - 1 {
+            s.push_str(&format!(
+                "    rule {}, to move: {}",
+                e.game.rule().name(),
+                e.game.to_move()
+            ));
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!("  {letters}"));
+    Ok(s)
+}
+
+fn stone_char(s: Option<Color>) -> char {
+    match s {
+        Some(Color::Black) => 'X',
+        Some(Color::White) => 'O',
+        None => '.',
+    }
+}
+
+fn result_text(g: &Game) -> Option<&'static str> {
+    match g.outcome()? {
+        Outcome::Win(Color::Black) => Some("B+"),
+        Outcome::Win(Color::White) => Some("W+"),
+        Outcome::Draw => Some("0"),
+    }
+}
+
+fn final_score(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    result_text(&e.game)
+        .map(str::to_string)
+        .ok_or_else(|| GtpError::new("game is not over"))
+}
+
+fn time_settings(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    e.time.time_settings(args).map(|_| String::new())
+}
+
+fn kgs_time_settings(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    e.time.kgs_time_settings(args).map(|_| String::new())
+}
+
+fn time_left(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    e.time.time_left(args).map(|_| String::new())
+}
+
+fn rules_game_id(_: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok("Gomoku".to_string())
+}
+
+fn rules_board_size(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(e.game.size().to_string())
+}
+
+/// The board as rows from the top, `X` Black, `O` White, `.` empty.
+fn rules_board(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let b = e.game.board();
+    let n = b.size();
+    let rows: Vec<String> = (0..n)
+        .rev()
+        .map(|r| {
+            (0..n)
+                .map(|c| stone_char(b.stone(b.point(c, r))).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    Ok(format!("\n{}", rows.join("\n")))
+}
+
+fn rules_legal_moves(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let c = e.game.to_move();
+    let moves = e.game.legal_moves(c);
+    Ok(moves
+        .iter()
+        .map(|&p| e.vertex(p))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+fn rules_side_to_move(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(e.game.to_move().to_string())
+}
+
+fn rules_final_result(e: &mut GomokuEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    Ok(match e.game.outcome() {
+        Some(Outcome::Win(Color::Black)) => "B+".into(),
+        Some(Outcome::Win(Color::White)) => "W+".into(),
+        Some(Outcome::Draw) => "0".into(),
+        None => "unknown".into(),
+    })
+}
+
+macro_rules! commands {
+    ($($name:literal => $f:ident),* $(,)?) => {
+        &[$(CommandSpec { name: $name, handler: $f }),*]
+    };
+}
+
+/// Every command but the server's own administrative ones; `list_commands` prints this order.
+static COMMANDS: &[CommandSpec<GomokuEngine>] = commands![
+    "boardsize" => boardsize,
+    "clear_board" => clear_board,
+    "komi" => komi,
+    "rule" => rule,
+    "play" => play,
+    "genmove" => genmove,
+    "reg_genmove" => reg_genmove,
+    "undo" => undo,
+    "setboard" => setboard,
+    "showboard" => showboard,
+    "final_score" => final_score,
+    "time_settings" => time_settings,
+    "kgs-time_settings" => kgs_time_settings,
+    "time_left" => time_left,
+    "gogui-rules_game_id" => rules_game_id,
+    "gogui-rules_board_size" => rules_board_size,
+    "gogui-rules_board" => rules_board,
+    "gogui-rules_legal_moves" => rules_legal_moves,
+    "gogui-rules_side_to_move" => rules_side_to_move,
+    "gogui-rules_final_result" => rules_final_result,
+];
+
+impl GtpEngine for GomokuEngine {
+    fn name(&self) -> &str {
+        "quartet"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn commands() -> &'static [CommandSpec<Self>] {
+        COMMANDS
+    }
+}

@@ -1,0 +1,15 @@
+//! Gomoku: board and rules (freestyle, standard, renju), the window evaluation, alpha-beta
+//! with threat-space search, and the GTP and Gomocup (pbrain) front ends.
+pub mod bench;
+pub mod board;
+pub mod eval;
+pub mod game;
+pub mod gtp;
+pub mod pbrain;
+pub mod puzzles;
+pub mod renju;
+#[cfg(test)]
+mod rule_tests;
+pub mod search;
+pub mod threats;
+pub mod tt;
