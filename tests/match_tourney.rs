@@ -401,3 +401,47 @@ fn own_dots_engine_plays_a_two_game_match() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two instances of our Gomoku engine on 9x9 freestyle from a three-stone random opening
+/// in the centre: both games end by our own referee's judgement (a five, a resignation or
+/// a full board), none by a fault, and the records are Gomoku SGF starting with the
+/// opening's stones.
+#[test]
+fn own_gomoku_engine_plays_a_two_game_match() {
+    let dir = temp_dir("gomoku");
+    let engine = |name: &str| format!("name={name} cmd={QUARTET} gomoku --move-time 0.05");
+    let out = quartet(&[
+        "match",
+        "gomoku",
+        "--boardsize",
+        "9",
+        "--engine",
+        &engine("a"),
+        "--engine",
+        &engine("b"),
+        "--random-openings",
+        "3",
+        "--hang-timeout",
+        "30",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&out).contains("gomoku 9x9 freestyle"),
+        "{}",
+        stdout(&out)
+    );
+    let g = games(&dir);
+    assert_eq!(g.len(), 2);
+    for line in &g {
+        assert!(
+            matches!(line[7].as_str(), "score" | "resign"),
+            "game must end by the rules, not a fault: {line:?}"
+        );
+        let n: usize = line[1].parse().unwrap();
+        let sgf =
+            std::fs::read_to_string(dir.join(format!("records/game-{:05}.sgf", n + 1))).unwrap();
+        assert!(sgf.starts_with("(;GM[4]"), "{sgf}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

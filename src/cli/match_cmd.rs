@@ -3,8 +3,10 @@
 //! With `--engine` (two or more) the general tournament form of `match_tourney` runs
 //! instead; `quartet match merge` combines shards.
 use super::match_tourney::{run_general, run_merge, Common, MergeArgs, TourneyArgs};
+use crate::gomoku::board::Rule;
 use crate::matches::dots_referee::DotsReferee;
 use crate::matches::go_referee::GoReferee;
+use crate::matches::gomoku_referee::GomokuReferee;
 use crate::matches::gtp_client::StderrTarget;
 use crate::matches::othello_referee::OthelloReferee;
 use crate::matches::referee::EndReason;
@@ -27,6 +29,8 @@ enum MatchGame {
     Othello(Box<OthelloMatchArgs>),
     /// A Dots-and-Boxes tournament between engines speaking protocols/dots.md.
     Dots(Box<DotsMatchArgs>),
+    /// A Gomoku tournament between engines speaking protocols/gomoku.md (GTP framing).
+    Gomoku(Box<GomokuMatchArgs>),
     /// Combine the results of shards (`--shard i/n --out DIR`) into one table.
     Merge(MergeArgs),
 }
@@ -89,6 +93,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         MatchGame::Go(a) => run_go(*a),
         MatchGame::Othello(a) => run_othello(*a),
         MatchGame::Dots(a) => run_dots(*a),
+        MatchGame::Gomoku(a) => run_gomoku(*a),
         MatchGame::Merge(a) => run_merge(a),
     }
     .map_err(|e| format!("match: {e}"))
@@ -184,6 +189,41 @@ fn run_dots(a: DotsMatchArgs) -> Result<(), String> {
     };
     let title = format!("dots {cols}x{rows}");
     run_general(title, "dots", new_game, o.tourney, common)
+}
+
+/// Options of `quartet match gomoku` (the general form only).
+#[derive(Args, Debug)]
+struct GomokuMatchArgs {
+    #[arg(long, default_value_t = 15)]
+    boardsize: usize,
+    /// freestyle, standard (exactly five) or renju.
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
+    #[command(flatten)]
+    clock: OthelloMatchArgs,
+}
+
+/// `quartet match gomoku --engine ... --engine ...`.
+fn run_gomoku(a: GomokuMatchArgs) -> Result<(), String> {
+    let rule = Rule::parse(&a.rule).ok_or_else(|| format!("unknown --rule {:?}", a.rule))?;
+    let size = a.boardsize;
+    GomokuReferee::new(size, rule, &[])
+        .ok_or_else(|| format!("unsupported --boardsize {size} (5..=22)"))?;
+    let o = a.clock;
+    let new_game = move || GomokuReferee::new(size, rule, &[]).expect("size checked above");
+    let common = Common {
+        time_per_move: limit("--time-per-move", o.time_per_move)?,
+        margin: seconds("--time-margin", o.time_margin)?,
+        hang_timeout: seconds("--hang-timeout", o.hang_timeout)?,
+        concurrency: o.concurrency,
+        stderr: o
+            .engine_stderr
+            .clone()
+            .map_or(StderrTarget::Null, StderrTarget::File),
+        records: None,
+    };
+    let title = format!("gomoku {size}x{size} {}", rule.name());
+    run_general(title, "sgf", new_game, o.tourney, common)
 }
 
 /// `quartet match go --engine ... --engine ...`.

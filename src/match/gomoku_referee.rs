@@ -2,6 +2,9 @@
 //! ends at a five or a full board, and an opening (a list of moves) can be given so matches
 //! start from varied positions. Engines are `quartet gomoku`-style GTP engines answering
 //! `final_score` with `B+`, `W+` or `0`.
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
 use super::referee::{BadMove, EngineMove, Outcome, RefereeGame};
 use crate::color::Color;
 use crate::gomoku::board::{valid_size, Point, Rule};
@@ -77,6 +80,21 @@ impl RefereeGame for GomokuReferee {
 
     fn to_move(&self) -> Color {
         self.game.to_move()
+    }
+
+    /// Random opening plies stay in the central 5x5, where openings are played.
+    fn random_move(&self, rng: &mut SmallRng) -> Option<Point> {
+        let n = self.game.size();
+        let (lo, hi) = ((n / 2).saturating_sub(2), (n / 2 + 2).min(n - 1));
+        let color = self.game.to_move();
+        let mut points: Vec<Point> = (lo..=hi)
+            .flat_map(|r| (lo..=hi).map(move |c| (c, r)))
+            .map(|(c, r)| self.game.board().point(c, r))
+            .collect();
+        points.shuffle(rng);
+        points
+            .into_iter()
+            .find(|&p| self.game.clone().check(color, p).is_ok())
     }
 
     fn parse_move(&self, color: Color, answer: &str) -> Result<EngineMove<Point>, BadMove> {
