@@ -224,3 +224,16 @@ fn two_threads_and_a_tiny_clock_still_answer_legal_moves() {
         );
     }
 }
+
+#[test]
+fn same_colour_twice_and_genmove_for_either_side() {
+    // GTP lets a controller play one colour twice and ask either colour to move; the
+    // engine's reused search tree must not be confused by it.
+    let (out, code) = session(
+        b"boardsize 7\ngenmove b\nplay b d4\nplay b c3\ngenmove b\ngenmove b\nplay w pass\ngenmove w\nundo\nundo\ngenmove w\n",
+    );
+    assert_eq!(code, 0);
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(answers.len(), 11, "{out}");
+    assert!(answers.iter().all(|a| a.starts_with('=')), "{out}");
+}

@@ -142,7 +142,10 @@ impl Tree {
             idx = kids
                 .into_iter()
                 .find(|&k| n.expanded && self.nodes[k].mv == m);
-            b.play_legal(b.to_move(), m);
+            // Moves not alternating in colour (GTP allows it) fail here and reset the tree.
+            if !b.play(b.to_move(), m) {
+                idx = None;
+            }
         }
         let same = b.hash() == board.hash() && b.to_move() == board.to_move();
         let seed = self.rng.gen();
