@@ -131,18 +131,23 @@ fn run_othello(a: OthelloMatchArgs) -> Result<(), String> {
             None => g,
         }
     };
-    let common = Common {
-        time_per_move: limit("--time-per-move", a.time_per_move)?,
-        margin: seconds("--time-margin", a.time_margin)?,
-        hang_timeout: seconds("--hang-timeout", a.hang_timeout)?,
-        concurrency: a.concurrency,
-        stderr: a
+    let common = clock_options(&a)?;
+    run_general("othello 8x8".into(), "sgf", new_game, a.tourney, common)
+}
+
+/// The clock and process options shared by the general form of every game.
+fn clock_options(o: &OthelloMatchArgs) -> Result<Common, String> {
+    Ok(Common {
+        time_per_move: limit("--time-per-move", o.time_per_move)?,
+        margin: seconds("--time-margin", o.time_margin)?,
+        hang_timeout: seconds("--hang-timeout", o.hang_timeout)?,
+        concurrency: o.concurrency,
+        stderr: o
             .engine_stderr
             .clone()
             .map_or(StderrTarget::Null, StderrTarget::File),
         records: None,
-    };
-    run_general("othello 8x8".into(), "sgf", new_game, a.tourney, common)
+    })
 }
 
 /// Options of `quartet match dots` (the general form only).
@@ -176,17 +181,7 @@ fn run_dots(a: DotsMatchArgs) -> Result<(), String> {
             None => g,
         }
     };
-    let common = Common {
-        time_per_move: limit("--time-per-move", o.time_per_move)?,
-        margin: seconds("--time-margin", o.time_margin)?,
-        hang_timeout: seconds("--hang-timeout", o.hang_timeout)?,
-        concurrency: o.concurrency,
-        stderr: o
-            .engine_stderr
-            .clone()
-            .map_or(StderrTarget::Null, StderrTarget::File),
-        records: None,
-    };
+    let common = clock_options(&o)?;
     let title = format!("dots {cols}x{rows}");
     run_general(title, "dots", new_game, o.tourney, common)
 }
@@ -211,17 +206,7 @@ fn run_gomoku(a: GomokuMatchArgs) -> Result<(), String> {
         .ok_or_else(|| format!("unsupported --boardsize {size} (5..=22)"))?;
     let o = a.clock;
     let new_game = move || GomokuReferee::new(size, rule, &[]).expect("size checked above");
-    let common = Common {
-        time_per_move: limit("--time-per-move", o.time_per_move)?,
-        margin: seconds("--time-margin", o.time_margin)?,
-        hang_timeout: seconds("--hang-timeout", o.hang_timeout)?,
-        concurrency: o.concurrency,
-        stderr: o
-            .engine_stderr
-            .clone()
-            .map_or(StderrTarget::Null, StderrTarget::File),
-        records: None,
-    };
+    let common = clock_options(&o)?;
     let title = format!("gomoku {size}x{size} {}", rule.name());
     run_general(title, "sgf", new_game, o.tourney, common)
 }
