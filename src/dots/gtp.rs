@@ -4,6 +4,7 @@ use super::play::choose_move;
 use super::solver::Solver;
 use super::{Board, EdgeName, Geometry, MoveError};
 use crate::color::Color;
+use crate::protocol::args::no_args;
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::search::{StopToken, TimeManager};
 use std::time::{Duration, Instant};
@@ -43,14 +44,6 @@ impl DotsEngine {
             return Err(GtpError::new("not your turn"));
         }
         Ok(color)
-    }
-}
-
-fn no_args(args: &[String]) -> Result<(), GtpError> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(GtpError::syntax())
     }
 }
 

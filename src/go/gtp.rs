@@ -1,5 +1,6 @@
 //! The Go engine behind GTP version 2: one table of commands, each a small handler that
 //! parses its arguments, changes the game only when the whole command is valid, and answers.
+use crate::protocol::args::{no_args, parse_color};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -111,22 +112,10 @@ fn to_move(b: &Board, v: Option<(usize, usize)>) -> Move {
     }
 }
 
-fn parse_color(s: &str) -> Result<Color, GtpError> {
-    s.parse().map_err(|_| GtpError::syntax())
-}
-
 /// Rough number of moves we still have to make, for dividing main time.
 fn estimate_moves_left(game: &Game) -> u32 {
     let empty = game.board().empty_points().len() as u32;
     (empty / 2).max(10)
-}
-
-fn no_args(args: &[String]) -> Result<(), GtpError> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(GtpError::syntax())
-    }
 }
 
 fn boardsize(e: &mut GoEngine, args: &[String]) -> Reply {

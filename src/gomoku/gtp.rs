@@ -1,6 +1,7 @@
 //! The Gomoku engine behind the GTP framing (`protocols/gomoku.md`): one table of commands,
 //! each parsing its arguments fully before it changes the game. Includes `rule`, `setboard`
 //! and the GoGui rules extension so GoGui can host the game.
+use crate::protocol::args::{no_args, parse_color};
 use std::time::Duration;
 
 use super::board::{valid_size, Point, Rule, DEFAULT_SIZE};
@@ -74,18 +75,6 @@ impl GomokuEngine {
                 .map_err(|e| GtpError::new(format!("internal error: {}", e.message())))?;
         }
         Ok(text)
-    }
-}
-
-fn parse_color(s: &str) -> Result<Color, GtpError> {
-    s.parse().map_err(|_| GtpError::syntax())
-}
-
-fn no_args(args: &[String]) -> Result<(), GtpError> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(GtpError::syntax())
     }
 }
 

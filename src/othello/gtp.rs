@@ -10,6 +10,7 @@ use super::board::{move_list, Board};
 use super::eval::Weights;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
+use crate::protocol::args::no_args;
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::search::{Deadline, Limits, StopToken, TimeManager};
 use std::time::{Duration, Instant};
@@ -88,14 +89,6 @@ impl GtpEngine for OthelloEngine {
 fn color_arg(s: &str) -> Result<Color, GtpError> {
     s.parse::<Color>()
         .map_err(|_| GtpError::new(format!("invalid color '{s}'")))
-}
-
-fn no_args(args: &[String]) -> Result<(), GtpError> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(GtpError::syntax())
-    }
 }
 
 fn boardsize(e: &mut OthelloEngine, args: &[String]) -> Reply {

@@ -1,6 +1,7 @@
 //! The GTP framing shared by all four games: parsing command lines, formatting answers,
 //! a command table per engine, and the stdin/stdout server loop. No game knowledge lives here.
 pub mod answer;
+pub mod args;
 pub mod coords;
 pub mod engine;
 pub mod framing;
