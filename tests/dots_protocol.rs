@@ -1,34 +1,15 @@
 //! `quartet dots` as a process: full transcripts, turn order, bad input, solve and time.
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_quartet");
+use std::time::{Duration, Instant};
 
 /// Sends `input` to `quartet dots` and returns the answers (split at the empty lines).
 fn session(extra: &[&str], input: &str) -> Vec<String> {
-    let mut child = Command::new(BIN)
-        .arg("dots")
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start quartet dots");
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.as_bytes().to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    writer.join().unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let all: Vec<&str> = std::iter::once("dots")
+        .chain(extra.iter().copied())
+        .collect();
+    let (out, code) = common::session::run(&all, input.as_bytes());
+    assert_eq!(code, 0);
     out.split("\n\n")
         .filter(|s| !s.is_empty())
         .map(str::to_string)

@@ -10,28 +10,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_quartet");
 
 /// Sends `input` to `quartet go` with a fixed playout count and returns stdout and the exit code.
 fn session(input: &[u8]) -> (String, i32) {
-    let mut child = Command::new(BIN)
-        .args(["go", "--playouts", "300", "--seed", "5"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start quartet go");
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    writer.join().unwrap();
-    let status = child.wait().unwrap();
-    (out, status.code().unwrap_or(-1))
+    common::session::run(&["go", "--playouts", "300", "--seed", "5"], input)
 }
 
 #[test]

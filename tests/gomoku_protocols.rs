@@ -1,5 +1,7 @@
 //! `quartet gomoku` as a process, in both protocols: GTP transcripts (with the GoGui rules
 //! extension and bad input) and Gomocup pbrain transcripts (CR LF, BOARD, TAKEBACK, END).
+mod common;
+
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -8,29 +10,10 @@ const BIN: &str = env!("CARGO_BIN_EXE_quartet");
 
 /// Sends `input` to `quartet gomoku <args>` and returns stdout and the exit code.
 fn session(args: &[&str], input: &[u8]) -> (String, i32) {
-    let mut child = Command::new(BIN)
-        .arg("gomoku")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start quartet gomoku");
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    writer.join().unwrap();
-    let status = child.wait().unwrap();
-    (out, status.code().unwrap_or(-1))
+    let all: Vec<&str> = std::iter::once("gomoku")
+        .chain(args.iter().copied())
+        .collect();
+    common::session::run(&all, input)
 }
 
 fn gtp(input: &str) -> Vec<String> {

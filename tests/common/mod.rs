@@ -1,3 +1,4 @@
 //! Helpers shared by integration tests. Each test crate uses only some of them.
 #![allow(dead_code)]
+pub mod session;
 pub mod tst;
