@@ -27,6 +27,7 @@ fn options(limit: Option<f64>) -> RefereeOptions {
         margin: Duration::from_millis(100),
         command_timeout: Duration::from_secs(5),
         hang_timeout: Duration::from_secs(20),
+        resign: None,
     }
 }
 
@@ -260,4 +261,34 @@ async fn client_errors_and_timeouts() {
     assert_eq!(d.send("genmove b", t).await, Err(ClientError::Died));
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(d.has_exited());
+}
+
+/// Every shipped opening file replays under our rules for its game and holds the number of
+/// openings its header promises (the 26 renju openings are all distinct).
+#[test]
+fn shipped_opening_files_are_legal() {
+    use quartet::gomoku::board::Rule;
+    use quartet::matches::dots_referee::DotsReferee;
+    use quartet::matches::gomoku_referee::GomokuReferee;
+    use quartet::matches::othello_referee::OthelloReferee;
+    use quartet::matches::schedule::parse_openings;
+    let read = |name: &str| {
+        let path = format!("{}/scripts/openings/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let go = parse_openings(&read("go9.txt"), || GoReferee::new(9, 7.5).unwrap()).unwrap();
+    assert_eq!(go.len(), 12);
+    let othello = parse_openings(&read("othello.txt"), OthelloReferee::new).unwrap();
+    assert_eq!(othello.len(), 9);
+    let gomoku = parse_openings(&read("gomoku15.txt"), || {
+        GomokuReferee::new(15, Rule::Renju, &[]).unwrap()
+    })
+    .unwrap();
+    assert_eq!(gomoku.len(), 26);
+    let mut distinct = gomoku.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 26);
+    let dots = parse_openings(&read("dots5x5.txt"), || DotsReferee::new(5, 5).unwrap()).unwrap();
+    assert_eq!(dots.len(), 20);
 }

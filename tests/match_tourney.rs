@@ -445,3 +445,100 @@ fn own_gomoku_engine_plays_a_two_game_match() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Gomocup brain takes part through `proto=pbrain`: our engine in GTP mode against our
+/// engine in `--pbrain` mode, from a random opening (so the brain first hears the position
+/// as a BOARD, then single TURNs). Both games end by the rules, not by a fault, so every
+/// brain move came back in the right place and every translated command was accepted.
+#[test]
+fn pbrain_engine_plays_a_two_game_match() {
+    let dir = temp_dir("pbrain");
+    let out = quartet(&[
+        "match",
+        "gomoku",
+        "--boardsize",
+        "9",
+        "--engine",
+        &format!("name=gtp cmd={QUARTET} gomoku --move-time 0.05"),
+        "--engine",
+        &format!("name=brain proto=pbrain cmd={QUARTET} gomoku --pbrain --move-time 0.05"),
+        "--random-openings",
+        "3",
+        "--hang-timeout",
+        "30",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let g = games(&dir);
+    assert_eq!(g.len(), 2, "{}", stdout(&out));
+    for line in &g {
+        assert!(
+            matches!(line[7].as_str(), "score" | "resign"),
+            "game must end by the rules, not a fault: {line:?}"
+        );
+        assert!(line[8].parse::<usize>().unwrap() > 3, "{line:?}");
+    }
+    // proto=pbrain is refused for games without a Gomocup protocol.
+    let bad = Command::new(QUARTET)
+        .args([
+            "match",
+            "go",
+            "--engine",
+            "proto=pbrain cmd=x",
+            "--engine",
+            "cmd=y",
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Resignation by agreement needs both engines: two engines that both claim `W+100` are
+/// stopped after three moves as a White win by adjudication; a liar against an honest
+/// engine (whose count is far from 100) plays on to the end.
+#[test]
+fn resign_adjudication_needs_both_engines_to_agree() {
+    let run = |name: &str, a: &str, b: &str| {
+        let dir = temp_dir(name);
+        let fast = |n: &str, mode: &str, seed: u64| {
+            format!("name={n} cmd={QUARTET} fake-gtp --mode {mode} --seed {seed}")
+        };
+        quartet(&[
+            "match",
+            "go",
+            "--boardsize",
+            "5",
+            "--engine",
+            &fast("a", a, 1),
+            "--engine",
+            &fast("b", b, 2),
+            "--resign-moves",
+            "3",
+            "--resign-score",
+            "50",
+            "--hang-timeout",
+            "30",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let g = games(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        g
+    };
+    let agreed = run("agree", "liar", "liar");
+    assert_eq!(agreed.len(), 2);
+    for line in &agreed {
+        assert_eq!(
+            (line[6].as_str(), line[7].as_str(), line[8].as_str()),
+            ("W+R", "adjudicated", "3"),
+            "{line:?}"
+        );
+    }
+    let disputed = run("dispute", "liar", "random");
+    assert_eq!(disputed.len(), 2);
+    for line in &disputed {
+        assert_ne!(line[7], "adjudicated", "{line:?}");
+        assert!(line[8].parse::<usize>().unwrap() > 3, "{line:?}");
+    }
+}

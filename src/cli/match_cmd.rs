@@ -147,6 +147,7 @@ fn clock_options(o: &OthelloMatchArgs) -> Result<Common, String> {
             .clone()
             .map_or(StderrTarget::Null, StderrTarget::File),
         records: None,
+        pbrain_ok: false,
     })
 }
 
@@ -206,7 +207,10 @@ fn run_gomoku(a: GomokuMatchArgs) -> Result<(), String> {
         .ok_or_else(|| format!("unsupported --boardsize {size} (5..=22)"))?;
     let o = a.clock;
     let new_game = move || GomokuReferee::new(size, rule, &[]).expect("size checked above");
-    let common = clock_options(&o)?;
+    let common = Common {
+        pbrain_ok: true,
+        ..clock_options(&o)?
+    };
     let title = format!("gomoku {size}x{size} {}", rule.name());
     run_general(title, "sgf", new_game, o.tourney, common)
 }
@@ -235,6 +239,7 @@ fn run_go_general(a: GoMatchArgs) -> Result<(), String> {
             .clone()
             .map_or(StderrTarget::Null, StderrTarget::File),
         records: a.sgf_dir.clone(),
+        pbrain_ok: false,
     };
     let title = format!("go {size}x{size} komi {komi}");
     run_general(title, "sgf", new_game, a.tourney, common)

@@ -2,8 +2,8 @@
 //! schedules, openings, shards, SPRT, progress on stderr, tables on stdout, results files;
 //! and `quartet match merge DIR...`. The game-specific part is only a rules factory.
 use crate::matches::elo::{Pentanomial, Sprt, SprtState, Wdl};
-use crate::matches::gtp_client::StderrTarget;
-use crate::matches::referee::{Clock, RefereeGame};
+use crate::matches::gtp_client::{Protocol, StderrTarget};
+use crate::matches::referee::{Clock, RefereeGame, ResignRule};
 use crate::matches::report::{fmt_elo, render, to_json};
 use crate::matches::results::{merge_dirs, results_text, summarize, GameRecord, TournamentInfo};
 use crate::matches::schedule::{parse_openings, random_openings, schedule, ScheduleKind, Shard};
@@ -60,6 +60,26 @@ pub struct TourneyArgs {
     /// Adjudicate a game after this many moves (scored by our rules).
     #[arg(long, value_name = "N")]
     pub max_moves: Option<usize>,
+    /// Resignation by agreement: end a game when for N moves in a row both engines'
+    /// answers to --resign-command name the same winner by at least --resign-score.
+    #[arg(long, value_name = "N")]
+    pub resign_moves: Option<usize>,
+    /// Smallest margin (points, discs, boxes) both engines must claim for --resign-moves.
+    #[arg(
+        long,
+        value_name = "SCORE",
+        default_value_t = 0.0,
+        requires = "resign_moves"
+    )]
+    pub resign_score: f32,
+    /// The command asked after every move for --resign-moves; answers like `final_score`.
+    #[arg(
+        long,
+        value_name = "CMD",
+        default_value = "final_score",
+        requires = "resign_moves"
+    )]
+    pub resign_command: String,
 }
 
 /// `quartet match merge DIR...`.
@@ -81,6 +101,8 @@ pub struct Common {
     pub concurrency: usize,
     pub stderr: StderrTarget,
     pub records: Option<PathBuf>,
+    /// Whether engines may speak the Gomocup protocol (`proto=pbrain`): Gomoku only.
+    pub pbrain_ok: bool,
 }
 
 /// The program's file name: `/usr/games/gnugo --mode gtp` is `gnugo`.
@@ -109,7 +131,7 @@ fn parse_clock(text: &str) -> Result<Clock, String> {
     Ok(clock)
 }
 
-/// Parses `name=A st=1 tc=60+1 cmd=prog args...`.
+/// Parses `name=A st=1 tc=60+1 proto=pbrain cmd=prog args...`.
 pub fn parse_engine(spec: &str, defaults: &Common, tc: Option<Clock>) -> Result<Player, String> {
     let (head, command) = match spec.find("cmd=") {
         Some(i) => (&spec[..i], spec[i + 4..].trim()),
@@ -123,6 +145,7 @@ pub fn parse_engine(spec: &str, defaults: &Common, tc: Option<Clock>) -> Result<
         command: command.to_string(),
         time_per_move: defaults.time_per_move,
         clock: tc,
+        protocol: Protocol::Gtp,
     };
     for item in head.split_whitespace() {
         let (k, v) = item
@@ -142,6 +165,14 @@ pub fn parse_engine(spec: &str, defaults: &Common, tc: Option<Clock>) -> Result<
                 };
             }
             "tc" => player.clock = Some(parse_clock(v)?),
+            "proto" => {
+                player.protocol = match v {
+                    "gtp" => Protocol::Gtp,
+                    "pbrain" if defaults.pbrain_ok => Protocol::Pbrain,
+                    "pbrain" => return Err(format!("engine {spec:?}: proto=pbrain is for Gomoku")),
+                    _ => return Err(format!("engine {spec:?}: proto={v} (gtp or pbrain)")),
+                }
+            }
             _ => return Err(format!("engine {spec:?}: unknown key {k:?}")),
         }
     }
@@ -253,6 +284,11 @@ where
         margin: common.margin,
         hang_timeout: common.hang_timeout,
         command_timeout: Duration::from_secs(10),
+        resign: t.resign_moves.map(|moves| ResignRule {
+            moves: moves.max(1),
+            margin: t.resign_score,
+            command: t.resign_command.clone(),
+        }),
         record_dir,
         record_extension: ext.to_string(),
         stderr: common.stderr,
@@ -356,6 +392,7 @@ mod tests {
             concurrency: 1,
             stderr: StderrTarget::Null,
             records: None,
+            pbrain_ok: false,
         }
     }
 
@@ -386,5 +423,13 @@ mod tests {
         assert!(parse_engine("colour=red cmd=e", &common(), None).is_err());
         assert!(parse_engine("tc=0+1 cmd=e", &common(), None).is_err());
         assert!(parse_engine("st=-1 cmd=e", &common(), None).is_err());
+        assert!(parse_engine("proto=pbrain cmd=e", &common(), None).is_err());
+        let gomoku = Common {
+            pbrain_ok: true,
+            ..common()
+        };
+        let p = parse_engine("proto=pbrain cmd=pbrain-x", &gomoku, None).unwrap();
+        assert_eq!(p.protocol, Protocol::Pbrain);
+        assert!(parse_engine("proto=uci cmd=e", &gomoku, None).is_err());
     }
 }

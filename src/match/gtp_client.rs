@@ -4,6 +4,7 @@
 //! grace period in [`GtpClient::shutdown`]); nothing blocks a tokio worker thread. A command
 //! that timed out leaves its answer in flight, so the client marks itself unusable rather
 //! than read that stale answer as the reply to the next command.
+use super::pbrain_bridge::{is_note, PbrainBridge, Step};
 use std::fmt;
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -125,6 +126,15 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, ClientError> {
     Ok(words)
 }
 
+/// The protocol an engine speaks. The referee always talks GTP; a `Pbrain` engine (a
+/// Gomocup brain) gets each command translated by a [`PbrainBridge`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    #[default]
+    Gtp,
+    Pbrain,
+}
+
 /// One running engine.
 pub struct GtpClient {
     child: Child,
@@ -132,6 +142,7 @@ pub struct GtpClient {
     stdout: BufReader<ChildStdout>,
     usable: bool,
     command_line: String,
+    bridge: Option<PbrainBridge>,
 }
 
 impl GtpClient {
@@ -139,6 +150,15 @@ impl GtpClient {
     /// client is dropped without [`GtpClient::shutdown`]. Must be called inside a tokio
     /// runtime (the child's pipes register with its reactor); does not block.
     pub fn spawn(command_line: &str, stderr: &StderrTarget) -> Result<GtpClient, ClientError> {
+        GtpClient::spawn_speaking(command_line, stderr, Protocol::Gtp)
+    }
+
+    /// [`GtpClient::spawn`] for an engine speaking `protocol`.
+    pub fn spawn_speaking(
+        command_line: &str,
+        stderr: &StderrTarget,
+        protocol: Protocol,
+    ) -> Result<GtpClient, ClientError> {
         let words = split_command_line(command_line)?;
         let err = match stderr {
             StderrTarget::Null => Stdio::null(),
@@ -166,6 +186,7 @@ impl GtpClient {
             stdout: BufReader::new(stdout),
             usable: true,
             command_line: command_line.to_string(),
+            bridge: (protocol == Protocol::Pbrain).then(PbrainBridge::new),
         })
     }
 
@@ -193,20 +214,75 @@ impl GtpClient {
     }
 
     async fn exchange(&mut self, command: &str) -> Result<String, ClientError> {
-        let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
         // One command, one line: an embedded newline would desync every later answer.
         let line: String = command
             .trim_end()
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
-            .chain(std::iter::once('\n'))
             .collect();
+        if self.bridge.is_some() {
+            return self.exchange_pbrain(&line).await;
+        }
+        self.write_lines(&[line]).await?;
+        read_answer(&mut self.stdout).await
+    }
+
+    async fn write_lines(&mut self, lines: &[String]) -> Result<(), ClientError> {
+        let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(line);
+            text.push('\n');
+        }
         stdin
-            .write_all(line.as_bytes())
+            .write_all(text.as_bytes())
             .await
             .map_err(|_| ClientError::Died)?;
-        stdin.flush().await.map_err(|_| ClientError::Died)?;
-        read_answer(&mut self.stdout).await
+        stdin.flush().await.map_err(|_| ClientError::Died)
+    }
+
+    /// One GTP command carried out on a Gomocup brain.
+    async fn exchange_pbrain(&mut self, command: &str) -> Result<String, ClientError> {
+        let step = match self.bridge.as_mut() {
+            Some(bridge) => bridge.translate(command),
+            None => return Err(ClientError::Unusable),
+        };
+        match step {
+            Step::Answer(answer) => answer,
+            Step::Tell(lines) => {
+                self.write_lines(&lines).await?;
+                Ok(String::new())
+            }
+            Step::ExpectOk(lines) => {
+                self.write_lines(&lines).await?;
+                let answer = self.read_brain_line().await?;
+                match answer.split_whitespace().next() {
+                    Some("OK") => Ok(String::new()),
+                    Some("ERROR") | Some("UNKNOWN") => Err(ClientError::Failure(answer)),
+                    // ABOUT answers with a line of key="value" pairs.
+                    _ if command.starts_with("name") => Ok(answer),
+                    _ => Err(ClientError::Malformed(answer)),
+                }
+            }
+            Step::ExpectMove(lines, color) => {
+                self.write_lines(&lines).await?;
+                let answer = self.read_brain_line().await?;
+                match self.bridge.as_mut() {
+                    Some(bridge) => bridge.accept_move(color, &answer),
+                    None => Err(ClientError::Unusable),
+                }
+            }
+        }
+    }
+
+    /// The brain's next answer line, skipping its `MESSAGE`/`DEBUG` notes and blank lines.
+    async fn read_brain_line(&mut self) -> Result<String, ClientError> {
+        loop {
+            let line = read_line(&mut self.stdout).await?;
+            if !is_note(&line) {
+                return Ok(line.trim().to_string());
+            }
+        }
     }
 
     /// Whether the child has exited (without waiting).

@@ -7,6 +7,7 @@ pub mod go_referee;
 pub mod gomoku_referee;
 pub mod gtp_client;
 pub mod othello_referee;
+pub mod pbrain_bridge;
 pub mod referee;
 pub mod report;
 pub mod results;

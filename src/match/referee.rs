@@ -84,6 +84,8 @@ pub enum EndReason {
     Time,
     /// The loser played a move our rules forbid.
     Illegal(String),
+    /// Both engines agreed for long enough that the loser is lost (see [`ResignRule`]).
+    Adjudicated,
     /// The loser's answer was not a move or not GTP.
     Malformed(String),
     /// The loser died, refused a setup command or refused a legal move.
@@ -106,17 +108,19 @@ impl Outcome {
             return "0".to_string();
         };
         match &self.reason {
-            EndReason::Resignation => format!("{}+R", w.letter()),
+            EndReason::Resignation | EndReason::Adjudicated => format!("{}+R", w.letter()),
             EndReason::Score { margin, .. } => format!("{}+{}", w.letter(), margin.abs()),
             EndReason::Time => format!("{}+T", w.letter()),
             _ => format!("{}+F", w.letter()),
         }
     }
 
-    /// One word for tables: `resign`, `score`, `time`, `illegal`, `malformed`, `failure`.
+    /// One word for tables: `resign`, `adjudicated`, `score`, `time`, `illegal`,
+    /// `malformed`, `failure`.
     pub fn reason_word(&self) -> &'static str {
         match self.reason {
             EndReason::Resignation => "resign",
+            EndReason::Adjudicated => "adjudicated",
             EndReason::Score { .. } => "score",
             EndReason::Time => "time",
             EndReason::Illegal(_) => "illegal",
@@ -131,6 +135,18 @@ impl Outcome {
 pub struct Clock {
     pub base: Duration,
     pub increment: Duration,
+}
+
+/// Resignation by agreement (as cutechess's two-sided resign adjudication): after every
+/// move both engines are asked `command` (by default `final_score`), and when for `moves`
+/// moves in a row both answers name the same winner by at least `margin`, the game is
+/// over and counted as the other side's resignation. An engine that refuses the command
+/// (a `?` answer) switches the rule off for that game; it is never penalised for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResignRule {
+    pub moves: usize,
+    pub margin: f32,
+    pub command: String,
 }
 
 /// Clocks and timeouts for one game.
@@ -148,6 +164,8 @@ pub struct RefereeOptions {
     pub command_timeout: Duration,
     /// How long a `genmove` may take when no limit is set, before it counts as a hang.
     pub hang_timeout: Duration,
+    /// Resignation by agreement, if wanted.
+    pub resign: Option<ResignRule>,
 }
 
 impl Default for RefereeOptions {
@@ -158,6 +176,7 @@ impl Default for RefereeOptions {
             margin: Duration::from_millis(500),
             command_timeout: Duration::from_secs(10),
             hang_timeout: Duration::from_secs(120),
+            resign: None,
         }
     }
 }
@@ -274,6 +293,7 @@ pub async fn play_game_from<G: RefereeGame>(
         }
     }
     let mut remaining = opts.clock.map(|c| c.map(|c| c.base));
+    let mut agreement = Agreement::new(opts.resign.as_ref());
     loop {
         if game.is_over() {
             return score(game, engines, opts).await;
@@ -328,6 +348,69 @@ pub async fn play_game_from<G: RefereeGame>(
             .await
         {
             return failure(other, cmd, e, moves + 1);
+        }
+        if !game.is_over() {
+            if let Some(outcome) = agreement.check(game, &mut engines, opts).await {
+                return outcome;
+            }
+        }
+    }
+}
+
+/// The running state of a [`ResignRule`] in one game.
+struct Agreement<'a> {
+    rule: Option<&'a ResignRule>,
+    /// The side both engines called the winner, and for how many moves in a row.
+    streak: Option<(Color, usize)>,
+}
+
+impl<'a> Agreement<'a> {
+    fn new(rule: Option<&'a ResignRule>) -> Agreement<'a> {
+        Agreement { rule, streak: None }
+    }
+
+    /// Asks both engines; `Some` when the game is adjudicated or an engine failed.
+    async fn check<G: RefereeGame>(
+        &mut self,
+        game: &mut G,
+        engines: &mut [&mut GtpClient; 2],
+        opts: &RefereeOptions,
+    ) -> Option<Outcome> {
+        let rule = self.rule?;
+        let mut sides = [None, None];
+        for color in [Color::Black, Color::White] {
+            match engines[color.index()]
+                .send(&rule.command, opts.command_timeout)
+                .await
+            {
+                Ok(answer) => {
+                    sides[color.index()] = game
+                        .parse_final_score(&answer)
+                        .filter(|s| s.abs() >= rule.margin && *s != 0.0)
+                        .map(|s| if s > 0.0 { Color::Black } else { Color::White });
+                }
+                Err(ClientError::Failure(_)) => {
+                    self.rule = None;
+                    return None;
+                }
+                Err(e) => {
+                    let cmd = rule.command.clone();
+                    return Some(failure(color, cmd, e, game.move_count()));
+                }
+            }
+        }
+        self.streak = match (sides, self.streak) {
+            ([Some(a), Some(b)], Some((w, n))) if a == b && a == w => Some((w, n + 1)),
+            ([Some(a), Some(b)], _) if a == b => Some((a, 1)),
+            _ => None,
+        };
+        match self.streak {
+            Some((winner, n)) if n >= rule.moves => Some(Outcome {
+                winner: Some(winner),
+                reason: EndReason::Adjudicated,
+                moves: game.move_count(),
+            }),
+            _ => None,
         }
     }
 }

@@ -101,6 +101,7 @@ async fn run_one<G: RefereeGame>(
         margin: cfg.margin,
         command_timeout: cfg.command_timeout,
         hang_timeout: cfg.hang_timeout,
+        resign: None,
     };
     let outcome = play_game(&mut game, [&mut b, &mut w], &opts).await;
     let grace = Duration::from_secs(2);

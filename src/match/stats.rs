@@ -106,7 +106,9 @@ impl MatchStats {
                         EndReason::Illegal(_) => t.losses_illegal += 1,
                         EndReason::Malformed(_) => t.losses_malformed += 1,
                         EndReason::EngineFailure(_) => t.losses_failure += 1,
-                        EndReason::Resignation | EndReason::Score { .. } => {}
+                        EndReason::Resignation
+                        | EndReason::Adjudicated
+                        | EndReason::Score { .. } => {}
                     }
                 }
             }

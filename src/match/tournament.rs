@@ -3,8 +3,8 @@
 //! out of step in one game is simply started again for the next, and the game it broke is
 //! already scored as its loss by the referee), records written as games finish, and a
 //! callback that sees every result and may stop the run (SPRT).
-use super::gtp_client::{GtpClient, StderrTarget};
-use super::referee::{play_game_from, Clock, RefereeGame, RefereeOptions};
+use super::gtp_client::{GtpClient, Protocol, StderrTarget};
+use super::referee::{play_game_from, Clock, RefereeGame, RefereeOptions, ResignRule};
 use super::results::GameRecord;
 use super::runner::utc_date_today;
 use super::schedule::ScheduledGame;
@@ -22,6 +22,8 @@ pub struct Player {
     pub time_per_move: Option<Duration>,
     /// Sudden death plus increment.
     pub clock: Option<Clock>,
+    /// GTP, or the Gomocup protocol for a Gomoku brain.
+    pub protocol: Protocol,
 }
 
 /// Everything not specific to one game.
@@ -36,6 +38,8 @@ pub struct TournamentConfig {
     pub margin: Duration,
     pub hang_timeout: Duration,
     pub command_timeout: Duration,
+    /// Adjudication of games both engines agree are decided.
+    pub resign: Option<ResignRule>,
     /// Where records go (`game-00001.sgf`, numbered by global game index).
     pub record_dir: Option<PathBuf>,
     pub record_extension: String,
@@ -50,7 +54,8 @@ async fn run_one<G: RefereeGame>(
 ) -> Result<GameRecord, String> {
     let (pb, pw) = (&cfg.players[sched.black], &cfg.players[sched.white]);
     let spawn = |p: &Player| {
-        GtpClient::spawn(&p.command, &cfg.stderr).map_err(|e| format!("{}: {e}", p.name))
+        GtpClient::spawn_speaking(&p.command, &cfg.stderr, p.protocol)
+            .map_err(|e| format!("{}: {e}", p.name))
     };
     let mut b = spawn(pb)?;
     let mut w = spawn(pw)?;
@@ -60,6 +65,7 @@ async fn run_one<G: RefereeGame>(
         margin: cfg.margin,
         command_timeout: cfg.command_timeout,
         hang_timeout: cfg.hang_timeout,
+        resign: cfg.resign.clone(),
     };
     let opening: &[String] = cfg
         .openings
