@@ -1,6 +1,6 @@
 //! The Go engine behind GTP version 2: one table of commands, each a small handler that
 //! parses its arguments, changes the game only when the whole command is valid, and answers.
-use crate::protocol::args::{no_args, parse_color};
+use crate::protocol::args::{no_args, one_arg, parse_color};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -119,9 +119,7 @@ fn estimate_moves_left(game: &Game) -> u32 {
 }
 
 fn boardsize(e: &mut GoEngine, args: &[String]) -> Reply {
-    let [n] = args else {
-        return Err(GtpError::syntax());
-    };
+    let n = one_arg(args)?;
     let size: usize = parse_count(n)? as usize;
     if !valid_size(size) {
         return Err(GtpError::new("unacceptable size"));
@@ -137,9 +135,7 @@ fn clear_board(e: &mut GoEngine, args: &[String]) -> Reply {
 }
 
 fn komi(e: &mut GoEngine, args: &[String]) -> Reply {
-    let [k] = args else {
-        return Err(GtpError::syntax());
-    };
+    let k = one_arg(args)?;
     let komi: f32 = k.parse().map_err(|_| GtpError::syntax())?;
     if !komi.is_finite() || komi.abs() > 1000.0 {
         return Err(GtpError::syntax());
@@ -229,9 +225,7 @@ fn final_score(e: &mut GoEngine, args: &[String]) -> Reply {
 }
 
 fn final_status_list(e: &mut GoEngine, args: &[String]) -> Reply {
-    let [which] = args else {
-        return Err(GtpError::syntax());
-    };
+    let which = one_arg(args)?;
     let wanted = match which.to_ascii_lowercase().as_str() {
         "alive" => StoneStatus::Alive,
         "dead" => StoneStatus::Dead,
@@ -271,9 +265,7 @@ fn place_handicap(e: &mut GoEngine, points: Vec<(usize, usize)>) -> Reply {
 }
 
 fn handicap_count(e: &GoEngine, args: &[String]) -> Result<usize, GtpError> {
-    let [n] = args else {
-        return Err(GtpError::syntax());
-    };
+    let n = one_arg(args)?;
     let n = parse_count(n)? as usize;
     if !e.game.moves().is_empty() || !e.game.handicap_stones().is_empty() {
         return Err(GtpError::new("board not empty"));
@@ -359,82 +351,25 @@ fn printsgf(e: &mut GoEngine, args: &[String]) -> Reply {
 
 /// Every command but the server's own administrative ones; `list_commands` prints this order.
 static COMMANDS: &[CommandSpec<GoEngine>] = &[
-    CommandSpec {
-        name: "boardsize",
-        handler: boardsize,
-    },
-    CommandSpec {
-        name: "clear_board",
-        handler: clear_board,
-    },
-    CommandSpec {
-        name: "komi",
-        handler: komi,
-    },
-    CommandSpec {
-        name: "play",
-        handler: play,
-    },
-    CommandSpec {
-        name: "genmove",
-        handler: genmove,
-    },
-    CommandSpec {
-        name: "reg_genmove",
-        handler: reg_genmove,
-    },
-    CommandSpec {
-        name: "kgs-genmove_cleanup",
-        handler: genmove_cleanup,
-    },
-    CommandSpec {
-        name: "undo",
-        handler: undo,
-    },
-    CommandSpec {
-        name: "showboard",
-        handler: showboard,
-    },
-    CommandSpec {
-        name: "final_score",
-        handler: final_score,
-    },
-    CommandSpec {
-        name: "final_status_list",
-        handler: final_status_list,
-    },
-    CommandSpec {
-        name: "fixed_handicap",
-        handler: fixed_handicap,
-    },
-    CommandSpec {
-        name: "place_free_handicap",
-        handler: place_free_handicap,
-    },
-    CommandSpec {
-        name: "set_free_handicap",
-        handler: set_free_handicap,
-    },
-    CommandSpec {
-        name: "time_settings",
-        handler: time_settings,
-    },
-    CommandSpec {
-        name: "kgs-time_settings",
-        handler: kgs_time_settings,
-    },
-    CommandSpec {
-        name: "time_left",
-        handler: time_left,
-    },
-    CommandSpec {
-        name: "loadsgf",
-        handler: loadsgf,
-    },
-    CommandSpec {
-        name: "printsgf",
-        handler: printsgf,
-    },
+    CommandSpec::new("boardsize", boardsize),
+    CommandSpec::new("clear_board", clear_board),
+    CommandSpec::new("komi", komi),
+    CommandSpec::new("play", play),
+    CommandSpec::new("genmove", genmove),
+    CommandSpec::new("reg_genmove", reg_genmove),
+    CommandSpec::new("kgs-genmove_cleanup", genmove_cleanup),
+    CommandSpec::new("undo", undo),
+    CommandSpec::new("showboard", showboard),
+    CommandSpec::new("final_score", final_score),
+    CommandSpec::new("final_status_list", final_status_list),
+    CommandSpec::new("fixed_handicap", fixed_handicap),
+    CommandSpec::new("place_free_handicap", place_free_handicap),
+    CommandSpec::new("set_free_handicap", set_free_handicap),
+    CommandSpec::new("time_settings", time_settings),
+    CommandSpec::new("kgs-time_settings", kgs_time_settings),
+    CommandSpec::new("time_left", time_left),
+    CommandSpec::new("loadsgf", loadsgf),
+    CommandSpec::new("printsgf", printsgf),
 ];
 
 impl GtpEngine for GoEngine {

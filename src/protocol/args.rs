@@ -12,6 +12,14 @@ pub fn no_args(args: &[String]) -> Result<(), GtpError> {
     }
 }
 
+/// The single argument of a one-argument command, `? syntax error` for any other count.
+pub fn one_arg(args: &[String]) -> Result<&str, GtpError> {
+    match args {
+        [a] => Ok(a),
+        _ => Err(GtpError::syntax()),
+    }
+}
+
 /// A GTP colour (`b`, `black`, `w`, `white`, any case), or `? syntax error`.
 pub fn parse_color(s: &str) -> Result<Color, GtpError> {
     s.parse().map_err(|_| GtpError::syntax())

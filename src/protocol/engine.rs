@@ -40,6 +40,13 @@ pub struct CommandSpec<E: 'static> {
     pub handler: Handler<E>,
 }
 
+impl<E: 'static> CommandSpec<E> {
+    /// One table row; `const` so tables stay `static`.
+    pub const fn new(name: &'static str, handler: Handler<E>) -> CommandSpec<E> {
+        CommandSpec { name, handler }
+    }
+}
+
 /// A game engine behind the GTP framing.
 ///
 /// Contract: `commands()` is called once; every handler runs on the dispatcher thread and may
