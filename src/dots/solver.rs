@@ -361,14 +361,24 @@ impl Solver {
         loony_value(&comps[..k], &mut self.memo)
     }
 
-    /// Unsafe moves that need no search: moves inside *isolated* components (chains whose
-    /// both ends lie on the ground, and loops, made of two-sided boxes only). Opening such a
-    /// chain anywhere but at an end only gives the opponent more choices (taking one part
-    /// and declining the last two of the other reaches the same positions as after an end
-    /// opening), so an end edge represents a chain of three or more; a 2-chain also keeps
-    /// its middle edge (the hard-hearted handout); all openings of a loop are alike; and
-    /// isolated components of equal kind and length are interchangeable, so only the first
-    /// is kept. Returns the mask of edges to skip.
+    /// Unsafe moves that need no search. Every two-sided box lies on one maximal *chain*
+    /// of two-sided boxes whose ends lead to the ground or to a joint (a box with at most
+    /// one side), or on a *loop* of two-sided boxes only.
+    ///
+    /// - A chain of three or more: opening it at either end gives the opponent the same
+    ///   two choices up to isomorphism (take all, which draws both end edges; or decline the
+    ///   last two, which also draws both ends and leaves one domino), and opening it inside
+    ///   gives those same positions (take one part, take or decline in the other) plus more.
+    ///   So one end edge represents the whole chain.
+    /// - A 2-chain: one end edge (both ends offer the same choices) and the middle edge
+    ///   (the hard-hearted handout, which cannot be declined).
+    /// - A single box: its capture is forced (see `classify`), so either edge gives the
+    ///   same position after it.
+    /// - A loop: all openings are alike.
+    /// - Isolated components (chains with both ends on the ground, and loops) of the same
+    ///   kind and length are interchangeable: only the first is searched.
+    ///
+    /// Returns the mask of edges to skip; the brute-force tests check it.
     fn dominated_sacrifices(&self) -> u128 {
         let mut skip = 0u128;
         let mut seen_kinds = 0u128;
@@ -380,23 +390,20 @@ impl Solver {
             let e1 = self.other_missing(b, e0);
             let mut edges = 1u128 << e0 | 1u128 << e1;
             let mut len = 1u8;
-            let mut isolated = true;
+            let mut grounded = 0;
             let mut is_loop = false;
-            let mut ends = [u8::MAX; 2];
+            let mut ends = [e0, e1];
             'walk: for (side, first) in [e0, e1].into_iter().enumerate() {
                 let (mut cur, mut via) = (b, first);
                 loop {
                     let nb = self.geo.across(via as usize, cur);
-                    if nb == GROUND {
-                        ends[side] = via;
-                        break;
-                    }
                     if nb == b {
                         is_loop = true;
                         break 'walk;
                     }
-                    if self.sides[nb as usize] != 2 {
-                        isolated = false;
+                    if nb == GROUND || self.sides[nb as usize] != 2 {
+                        ends[side] = via;
+                        grounded += (nb == GROUND) as u32;
                         break;
                     }
                     todo &= !(1u64 << nb);
@@ -406,21 +413,16 @@ impl Solver {
                     cur = nb;
                 }
             }
-            if !isolated {
-                continue;
+            if is_loop || grounded == 2 {
+                let kind = if is_loop { 64 + len as u32 } else { len as u32 };
+                if seen_kinds >> kind & 1 != 0 {
+                    skip |= edges;
+                    continue;
+                }
+                seen_kinds |= 1u128 << kind;
             }
-            let kind = if is_loop { 64 + len as u32 } else { len as u32 };
-            if seen_kinds >> kind & 1 != 0 {
-                skip |= edges;
-                continue;
-            }
-            seen_kinds |= 1u128 << kind;
-            let keep = if is_loop {
-                1u128 << e0
-            } else if len == 2 {
-                // One end and the middle edge (the box b is an end or the middle's neighbour).
-                let middle = edges & !(1u128 << ends[0]) & !(1u128 << ends[1]);
-                1u128 << ends[0] | middle
+            let keep = if len == 2 && !is_loop {
+                edges & !(1u128 << ends[1])
             } else {
                 1u128 << ends[0]
             };
@@ -473,12 +475,25 @@ impl Solver {
             }
         }
         let alpha0 = alpha;
-        let skip = self.dominated_sacrifices();
         let child_depth = if depth == EXACT { EXACT } else { depth - 1 };
         let mut best = i32::MIN;
         let mut best_move = u8::MAX;
-        // Pass 0: the hint; pass 1: safe moves; pass 2: moves that give a box a third side.
+        // Edges next to a two-sided box give it a third side (no box has three here).
+        let mut unsafe_edges = 0u128;
+        let mut two = self.by_sides[2];
+        while two != 0 {
+            unsafe_edges |= self.box_mask[two.trailing_zeros() as usize];
+            two &= two - 1;
+        }
+        unsafe_edges &= undrawn;
+        // Pass 0: the hint; pass 1: safe moves; pass 2: moves that give a box a third side,
+        // without the dominated ones (computed only when this pass is reached).
         'passes: for pass in 0..3 {
+            let allowed = match pass {
+                0 => 0,
+                1 => undrawn & !unsafe_edges,
+                _ => unsafe_edges & !self.dominated_sacrifices(),
+            };
             for i in 0..self.order.len() {
                 let m = if pass == 0 {
                     if i > 0 || hint == u8::MAX {
@@ -487,12 +502,7 @@ impl Solver {
                     hint
                 } else {
                     let m = self.order[i];
-                    if undrawn >> m & 1 == 0
-                        || m == hint
-                        || skip >> m & 1 != 0
-                        || self.twins[m as usize] & undrawn != 0
-                        || self.is_safe(m) != (pass == 1)
-                    {
+                    if allowed >> m & 1 == 0 || m == hint || self.twins[m as usize] & undrawn != 0 {
                         continue;
                     }
                     m
