@@ -147,3 +147,12 @@ fn depth_limited_search_stays_within_bounds_and_exact_when_deep() {
     assert_eq!(s.search(-99, 99, 60), -2, "deeper than the game: exact");
     assert!(!s.hit_horizon);
 }
+
+/// 3x4 boxes: a tie (the published value listed in issue 6). About 6M nodes, 2 s optimised.
+#[test]
+fn three_by_four_is_a_tie() {
+    let b = Board::new(3, 4).unwrap();
+    assert_eq!(Solver::new(&b, 22).unwrap().solve(), 0);
+    let b = Board::new(4, 3).unwrap();
+    assert_eq!(Solver::new(&b, 22).unwrap().solve(), 0);
+}
