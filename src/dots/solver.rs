@@ -10,7 +10,8 @@
 //!
 //! Measured (`quartet bench dots`, one thread, 2026-12-01, a loaded 2-core machine):
 //! 3x4 5.66M nodes, 1.5-1.7 s CPU (10.9M, 2.9-3.1 s before the chain pruning and the
-//! one-pass symmetry keys); 4x4 value 0, 1.31G nodes, 522 s CPU with `--tt-bits 25`.
+//! one-pass symmetry keys); 4x4 value 0: 1.31G nodes, 522 s CPU with `--tt-bits 25`;
+//! 915M, 373 s with 26 (1 GB); 769M, 340 s with 27 (2 GB). The table size matters.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
