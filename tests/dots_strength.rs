@@ -1,33 +1,14 @@
 //! Strength against the greedy player: takes a box when it can, else a random edge
 //! that gives no box away, else any random edge. Ignored by default (it plays real games
-//! on the clock); run with `cargo test --release --test dots_strength -- --ignored`.
+//! on the clock); run with `cargo test --release --test dots_strength -- --ignored`. The
+//! process-level measurement through `quartet match` is `scripts/dots_vs_greedy.sh`.
 use quartet::color::Color;
+use quartet::dots::greedy::greedy_move;
 use quartet::dots::play::choose_move;
 use quartet::dots::Board;
 use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::time::Duration;
-
-fn greedy(b: &Board, rng: &mut SmallRng) -> usize {
-    let geo = b.geometry();
-    let legal: Vec<usize> = b.legal_edges().collect();
-    let count = |e: usize, want: u8| {
-        geo.edge_boxes(e)
-            .iter()
-            .filter(|&&x| x != u8::MAX && b.sides(x as usize) == want)
-            .count()
-    };
-    if let Some(&e) = legal.iter().find(|&&e| count(e, 3) > 0) {
-        return e;
-    }
-    let safe: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|&e| count(e, 2) == 0)
-        .collect();
-    *safe.choose(rng).or(legal.choose(rng)).unwrap()
-}
 
 #[test]
 #[ignore]
@@ -54,7 +35,7 @@ fn beats_greedy_on_5x5() {
                 let t = Duration::from_millis(ms);
                 choose_move(&b, t / 2, t, None).unwrap().edge
             } else {
-                greedy(&b, &mut rng)
+                greedy_move(&b, &mut rng).unwrap()
             };
             b.play(e).unwrap();
         }

@@ -1,5 +1,7 @@
 //! `quartet dots` (the protocol engine) and `quartet bench dots`.
 use crate::dots::gtp::{DotsEngine, DEFAULT_SOLVE_LIMIT};
+use crate::dots::player::Player;
+use crate::dots::sau::{SauEngine, SauFlow};
 use crate::dots::solver::Solver;
 use crate::dots::{Board, Geometry};
 use clap::Args;
@@ -13,6 +15,20 @@ pub struct DotsArgs {
     /// Most undrawn edges the `solve` command accepts before answering `? too large`.
     #[arg(long, default_value_t = DEFAULT_SOLVE_LIMIT)]
     pub solve_limit: usize,
+    /// Protocol on stdin/stdout: `gtp` (protocols/dots.md) or `sau` (the SAU platform's
+    /// `name?` / `new` / `move <n> <KIJ...>` format of the Chinese championships).
+    #[arg(long, default_value = "gtp", value_parser = ["gtp", "sau"])]
+    pub protocol: String,
+    /// Board of the SAU protocol, CxR boxes (the platform plays 5x5: 6x6 dots).
+    #[arg(long, default_value = "5x5")]
+    pub boardsize: String,
+    /// Who chooses the moves: `search` (the engine) or `greedy` (the reference player that
+    /// takes any box, else draws a random edge giving nothing away, else a random edge).
+    #[arg(long, default_value = "search", value_parser = ["search", "greedy"])]
+    pub player: String,
+    /// Seed of the greedy player's random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -23,8 +39,45 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
-    let engine = DotsEngine::new(Duration::from_secs_f64(args.move_time), args.solve_limit);
+    let player = match args.player.as_str() {
+        "greedy" => Player::greedy(args.seed),
+        _ => Player::Search,
+    };
+    let move_time = Duration::from_secs_f64(args.move_time);
+    if args.protocol == "sau" {
+        let geo = Geometry::parse_size(&args.boardsize).map_err(|e| e.to_string())?;
+        return run_sau(SauEngine::new(geo, player, move_time));
+    }
+    let engine = DotsEngine::new(move_time, args.solve_limit).with_player(player);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+}
+
+/// The SAU loop: one platform line in, the engine's lines out (flushed at once).
+fn run_sau(mut engine: SauEngine) -> Result<(), String> {
+    use std::io::{BufRead, Write};
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = input
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("i/o error: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        // Bytes that are not UTF-8 cannot form a command; they are ignored like any noise.
+        match engine.handle(&String::from_utf8_lossy(&buf)) {
+            SauFlow::Quit => break,
+            SauFlow::Reply(lines) => {
+                for l in lines {
+                    writeln!(out, "{l}").map_err(|e| format!("i/o error: {e}"))?;
+                }
+                out.flush().map_err(|e| format!("i/o error: {e}"))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 #[derive(Args, Debug)]

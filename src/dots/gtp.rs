@@ -1,6 +1,6 @@
 //! `quartet dots`: the Dots-and-Boxes engine behind the shared GTP server. This file only
 //! parses arguments and formats answers; rules, analysis and search live beside it.
-use super::play::choose_move;
+use super::player::Player;
 use super::solver::Solver;
 use super::{Board, EdgeName, Geometry, MoveError};
 use crate::color::Color;
@@ -18,6 +18,7 @@ pub struct DotsEngine {
     time: TimeManager,
     solve_limit: usize,
     stop: StopToken,
+    player: Player,
 }
 
 impl DotsEngine {
@@ -28,7 +29,14 @@ impl DotsEngine {
             time: TimeManager::new(move_time),
             solve_limit,
             stop: StopToken::new(),
+            player: Player::Search,
         }
+    }
+
+    /// Lets `player` choose the moves `genmove` answers (the searching player by default).
+    pub fn with_player(mut self, player: Player) -> DotsEngine {
+        self.player = player;
+        self
     }
 
     fn edge(&self, s: &str) -> Result<usize, GtpError> {
@@ -92,22 +100,13 @@ fn genmove(e: &mut DotsEngine, args: &[String]) -> Reply {
     let undrawn = e.board.legal_edges().count() as u32;
     let (soft, hard) = e.time.budget(color, undrawn / 2 + 1);
     e.stop.reset();
-    let choice = choose_move(&e.board, soft, hard, Some(e.stop.clone()))
+    let edge = e
+        .player
+        .choose(&e.board, soft, hard, Some(e.stop.clone()))
         .ok_or_else(|| GtpError::new(MoveError::GameOver.to_string()))?;
-    tracing::info!(
-        "genmove {}: value {} exact {} depth {} nodes {} in {:?}",
-        e.board.edge_name(choice.edge),
-        choice.value,
-        choice.exact,
-        choice.depth,
-        choice.nodes,
-        start.elapsed()
-    );
     e.time.spent(color, start.elapsed());
-    e.board
-        .play(choice.edge)
-        .expect("the search returns a legal edge");
-    Ok(e.board.edge_name(choice.edge).to_string())
+    e.board.play(edge).expect("the player returns a legal edge");
+    Ok(e.board.edge_name(edge).to_string())
 }
 
 fn undo(e: &mut DotsEngine, args: &[String]) -> Reply {
@@ -240,7 +239,7 @@ static COMMANDS: &[CommandSpec<DotsEngine>] = table![
 
 impl GtpEngine for DotsEngine {
     fn name(&self) -> &str {
-        "quartet"
+        self.player.name()
     }
     fn version(&self) -> &str {
         env!("CARGO_PKG_VERSION")

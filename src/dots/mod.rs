@@ -6,9 +6,12 @@
 pub mod board;
 pub mod chains;
 pub mod geometry;
+pub mod greedy;
 pub mod gtp;
 pub mod notation;
 pub mod play;
+pub mod player;
+pub mod sau;
 pub mod solver;
 pub mod symmetry;
 

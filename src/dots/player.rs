@@ -1,0 +1,58 @@
+//! Who picks the engine's moves: the searching player (`play::choose_move`) or the
+//! issue's greedy reference player. Both front ends (GTP and SAU) ask a `Player` for one
+//! edge at a time, so the greedy player speaks every protocol the real engine speaks.
+use super::greedy::greedy_move;
+use super::play::choose_move;
+use super::Board;
+use crate::search::StopToken;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::time::{Duration, Instant};
+
+pub enum Player {
+    /// Iterative-deepening alpha-beta under the clock.
+    Search,
+    /// Takes boxes, else a random safe edge, else a random edge; seeded, so reproducible.
+    Greedy(SmallRng),
+}
+
+impl Player {
+    pub fn greedy(seed: u64) -> Player {
+        Player::Greedy(SmallRng::seed_from_u64(seed))
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Player::Search => "quartet",
+            Player::Greedy(_) => "quartet-greedy",
+        }
+    }
+
+    /// One edge for the side to move; `None` only on a full board. Blocks until the
+    /// search ends (`hard` after the call at the latest); the greedy player answers at once.
+    pub fn choose(
+        &mut self,
+        board: &Board,
+        soft: Duration,
+        hard: Duration,
+        stop: Option<StopToken>,
+    ) -> Option<usize> {
+        match self {
+            Player::Greedy(rng) => greedy_move(board, rng),
+            Player::Search => {
+                let start = Instant::now();
+                let c = choose_move(board, soft, hard, stop)?;
+                tracing::info!(
+                    "move {}: value {} exact {} depth {} nodes {} in {:?}",
+                    board.edge_name(c.edge),
+                    c.value,
+                    c.exact,
+                    c.depth,
+                    c.nodes,
+                    start.elapsed()
+                );
+                Some(c.edge)
+            }
+        }
+    }
+}
