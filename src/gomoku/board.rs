@@ -112,13 +112,26 @@ pub struct Board {
     /// Per colour and cell: the paper's point score for that colour to move (sum of the
     /// tuple table over the 20 windows through the cell), kept up to date per move.
     pscore: [Vec<i32>; 2],
-    /// Per colour and cell: windows through the cell with four stones of that colour and
-    /// none of the other (non-zero on an empty cell = a five may be completed there).
-    p4: [Vec<u8>; 2],
+    /// Per colour and cell: how many windows through the cell hold one, two, three and four
+    /// stones of that colour and none of the other, one count per byte (at most 20 windows
+    /// pass through a cell). Byte 3 non-zero on an empty cell = a five may be completed
+    /// there; byte 2 = a four may be made there. The threat search reads these
+    /// instead of scanning windows.
+    pat: [Vec<u32>; 2],
     zobrist: Vec<[u64; 2]>,
     hash: u64,
     stones: usize,
     history: Vec<Point>,
+}
+
+/// A window's contribution to [`Board::patterns`] for the colour with `own` stones.
+#[inline]
+fn pat_code(own: u8, other: u8) -> u32 {
+    if other != 0 || own == 0 || own == 5 {
+        0
+    } else {
+        1 << (8 * (own as u32 - 1))
+    }
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -183,7 +196,7 @@ impl Board {
             eval_sum: [0, 0],
             fours: [0, 0],
             pscore: [pscore.clone(), pscore],
-            p4: [vec![0; total], vec![0; total]],
+            pat: [vec![0; total], vec![0; total]],
             zobrist,
             hash: 0,
             stones: 0,
@@ -254,6 +267,14 @@ impl Board {
         self.near[p as usize] > 0
     }
 
+    /// Sets a cell without touching the window tables, hash or history: the renju
+    /// forbidden-point test places trial stones this way (it reads cells only), which is
+    /// far cheaper than [`Board::place`]. The caller restores the cell.
+    #[inline]
+    pub(super) fn set_cell(&mut self, p: Point, v: u8) {
+        self.cells[p as usize] = v;
+    }
+
     /// Counts of (own, other) stones in window `d` starting at `s`; None off the board.
     #[inline]
     pub fn window(&self, d: usize, s: isize, c: Color) -> Option<(u8, u8)> {
@@ -298,11 +319,20 @@ impl Board {
                 };
                 self.win_black[d][s] = nb;
                 self.win_white[d][s] = nw;
+                if b != 0 && w != 0 && nb != 0 && nw != 0 {
+                    // Dead before and after (both colours in it): it scores nothing either
+                    // way. Common in crowded positions, and it saves the 5-cell updates.
+                    continue;
+                }
                 let new = Self::window_value(nb, nw);
                 let f_old = [(b == 4 && w == 0) as u16, (w == 4 && b == 0) as u16];
                 let f_new = [(nb == 4 && nw == 0) as u16, (nw == 4 && nb == 0) as u16];
                 self.fours[0] = self.fours[0] + f_new[0] - f_old[0];
                 self.fours[1] = self.fours[1] + f_new[1] - f_old[1];
+                let dp = [
+                    pat_code(nb, nw).wrapping_sub(pat_code(b, w)),
+                    pat_code(nw, nb).wrapping_sub(pat_code(w, b)),
+                ];
                 let ds = [
                     tuple_score(nb, nw) - tuple_score(b, w),
                     tuple_score(nw, nb) - tuple_score(w, b),
@@ -311,8 +341,8 @@ impl Board {
                     let q = (s as isize + j * dir) as usize;
                     self.pscore[0][q] += ds[0];
                     self.pscore[1][q] += ds[1];
-                    self.p4[0][q] = self.p4[0][q] + f_new[0] as u8 - f_old[0] as u8;
-                    self.p4[1][q] = self.p4[1][q] + f_new[1] as u8 - f_old[1] as u8;
+                    self.pat[0][q] = self.pat[0][q].wrapping_add(dp[0]);
+                    self.pat[1][q] = self.pat[1][q].wrapping_add(dp[1]);
                 }
                 self.eval_sum[0] += new[0] - old[0];
                 self.eval_sum[1] += new[1] - old[1];
@@ -361,7 +391,14 @@ impl Board {
     /// Windows through `p` holding four of `c` and none of the other colour.
     #[inline]
     pub fn fours_at(&self, p: Point, c: Color) -> u8 {
-        self.p4[c.index()][p as usize]
+        (self.pat[c.index()][p as usize] >> 24) as u8
+    }
+
+    /// The packed window counts of `p` for `c` (see the `pat` field): bytes 0..=3 count the
+    /// windows through `p` with 1..=4 stones of `c` and none of the other colour.
+    #[inline]
+    pub fn patterns(&self, p: Point, c: Color) -> u32 {
+        self.pat[c.index()][p as usize]
     }
 
     /// Number of windows where `c` has four stones and the fifth cell is empty.

@@ -10,6 +10,8 @@ use super::board::{Board, Point, Rule};
 use crate::color::Color;
 
 const B: Color = Color::Black;
+const BLACK: u8 = 1;
+const EMPTY: u8 = 0;
 
 impl Board {
     /// Whether Black may not play the empty point `p` under renju. Always false under the
@@ -37,14 +39,14 @@ impl Board {
         // two black stones already and no white one.
         let mut busy = 0;
         for d in 0..4 {
-            if self.best_window(p, d, B) >= 2 {
+            if self.best_window(p, d) >= 2 {
                 busy += 1;
             }
         }
         if busy < 2 && !self.two_fours_possible(p) {
             return false;
         }
-        self.place(p, B);
+        self.set_cell(p, BLACK);
         let mut fours = 0;
         let mut threes = 0;
         for d in 0..4 {
@@ -58,24 +60,37 @@ impl Board {
                 break;
             }
         }
-        self.undo();
+        self.set_cell(p, EMPTY);
         fours >= 2 || threes >= 2
     }
 
     /// Two fours on one line (`X.XXX.X` through the point) need only one busy direction.
     fn two_fours_possible(&self, p: Point) -> bool {
-        (0..4).any(|d| self.best_window(p, d, B) >= 3)
+        (0..4).any(|d| self.best_window(p, d) >= 3)
     }
 
-    /// Most stones of `c` in a window through `p` in direction `d` free of the other colour.
-    pub fn best_window(&self, p: Point, d: usize, c: Color) -> u8 {
+    /// Most black stones in a window through `p` in direction `d` free of white stones and
+    /// of the edge. Read from the cells, not the window tables: trial stones placed with
+    /// `set_cell` are not in the tables.
+    fn best_window(&self, p: Point, d: usize) -> u8 {
         let dir = self.dirs()[d];
         let mut best = 0;
         for k in 0..5 {
-            if let Some((own, other)) = self.window(d, p as isize - k * dir, c) {
-                if other == 0 && own > best {
-                    best = own;
+            let s = p as isize - k * dir;
+            let mut own = 0;
+            let mut clean = true;
+            for j in 0..5 {
+                match self.raw(s + j * dir) {
+                    BLACK => own += 1,
+                    EMPTY => {}
+                    _ => {
+                        clean = false;
+                        break;
+                    }
                 }
+            }
+            if clean && own > best {
+                best = own;
             }
         }
         best
@@ -132,11 +147,11 @@ impl Board {
             if self.raw(q as isize) != 0 {
                 continue;
             }
-            self.place(q, B);
+            self.set_cell(q, BLACK);
             let mut ks = [0isize; 9];
             let n = self.five_completions(p, d, &mut ks);
             let open = n >= 2 && straight(&ks[..n]);
-            self.undo();
+            self.set_cell(q, EMPTY);
             if open && !self.forbidden_at(q) {
                 return true;
             }

@@ -90,13 +90,14 @@ impl Searcher {
         let start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
-        // Threat searches get a third of the soft time, so the alpha-beta always runs. Their
-        // own stop token: running out of threat time must not stop the main search.
+        // Threat searches get half the soft time, so the alpha-beta always runs: a VCT that
+        // needs a quiet (fukumi) move takes a few hundred thousand threat nodes. Their own
+        // stop token: running out of threat time must not stop the main search.
         let threat_limits = match limits.deadline.soft {
             Some(soft) => {
-                let third = soft.saturating_duration_since(limits.deadline.start) / 3;
+                let half = soft.saturating_duration_since(limits.deadline.start) / 2;
                 Limits::new(
-                    Deadline::starting_at(limits.deadline.start, third, third),
+                    Deadline::starting_at(limits.deadline.start, half, half),
                     None,
                     StopToken::new(),
                 )
@@ -171,7 +172,9 @@ impl Searcher {
                     root = keep;
                 }
             }
-            let vct_budget = 300_000;
+            // The threat time (a third of the move) is the real limit; the node cap only
+            // keeps an unlimited search finite.
+            let vct_budget = 20_000_000;
             let mut t = Threats::new(&mut poller, vct_budget);
             if let Some(p) = t.vct_root(b, c, 8) {
                 let n = self.nodes + t.nodes;

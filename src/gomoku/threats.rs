@@ -1,16 +1,46 @@
 //! Threat-space search: VCF (victory by continuous fours) and VCT (victory by continuous
-//! threats: fours and open threes).
+//! threats).
 //!
 //! VCF is exact for the lines it explores: after each four the defender's only reply is the
 //! completion point (a renju Black defender that cannot play there has lost), and a four the
-//! defender makes while blocking must be blocked by the attacker at once. VCT answers each
-//! open three with every defence that kills the three's straight four on its line and with
-//! every four of the defender, and gives up when the defender has a VCF of its own; a
-//! defence that works only through a far-away three of the defender is not tried, which is
-//! the usual approximation of threat-space search.
+//! defender makes while blocking must be blocked by the attacker at once. A successful VCF
+//! leaves its proof line in `Threats::line`.
+//!
+//! VCT uses the general notion of a threat (as renju solvers such as renju-note/quintet do):
+//! a move is a threat when the attacker would have a VCF if the defender passed. That covers
+//! fours, open threes, split threes and quiet "fukumi" moves that prepare a VCF alike, with no
+//! list of shapes. The defender then has to break that VCF, so its replies are the cells of
+//! the VCF's proof line (attacker moves, forced blocks, the winning ends; for a renju end on a
+//! forbidden point also the cells near it, which can change its status), the points where the
+//! defender's forced blocks would give it a four (a counter-four breaks the sequence), and
+//! every four the defender has now. A defender with a VCF of its own refutes any threat that
+//! is not a four. Outside those replies the proof line still works, except for a defender
+//! stone that only later joins a counter-threat: that is the usual approximation of
+//! threat-space search.
+use std::collections::HashMap;
+
 use super::board::{Board, Point, Rule};
 use crate::color::Color;
 use crate::search::Poller;
+
+/// How a cell takes part in a VCF proof line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The attacker's four (or forced block that is a four).
+    Attack,
+    /// The defender's forced block.
+    Defend,
+    /// A cell completing the attacker's five.
+    End,
+    /// The renju Black defender's only block, which is forbidden for it.
+    ForbiddenEnd,
+}
+
+/// Fours allowed in the VCF that decides whether a move is a threat (the attacker's
+/// "threat limit"): longer hidden VCFs make bigger defence sets for little gain.
+pub const THREAT_VCF_DEPTH: u32 = 6;
+/// Fours allowed in a VCF found at a VCT node, and in the defender's counter VCF.
+const NODE_VCF_DEPTH: u32 = 16;
 
 /// Moves of a threat search, with a shared node count and stop polling.
 pub struct Threats<'a, 'l> {
@@ -19,8 +49,16 @@ pub struct Threats<'a, 'l> {
     pub aborted: bool,
     /// Node cap for one root call, so a VCT cannot eat the move's time.
     pub budget: u64,
-    /// Cache of positions (hash ^ side ^ kind) already disproved.
-    failed: std::collections::HashSet<u64>,
+    /// Positions (hash ^ side ^ kind ^ forced) disproved, with the deepest limit disproved.
+    vcf_failed: HashMap<u64, u32>,
+    vct_failed: HashMap<u64, u32>,
+    /// Positions won by VCT (same keys), with the smallest depth proved and the move:
+    /// threat sequences transpose often.
+    vct_won: HashMap<u64, (u32, Point)>,
+    /// The last successful VCF's proof line, last step first (it is built while unwinding).
+    line: Vec<(Point, Step)>,
+    /// Fours allowed in the VCF that makes a move a threat.
+    pub threat_depth: u32,
 }
 
 const KEY_VCF: u64 = 0x1234_5678_9abc_def1;
@@ -34,40 +72,44 @@ impl<'a, 'l> Threats<'a, 'l> {
             poller,
             aborted: false,
             budget,
-            failed: Default::default(),
+            vcf_failed: HashMap::new(),
+            vct_failed: HashMap::new(),
+            vct_won: HashMap::new(),
+            line: Vec::with_capacity(64),
+            threat_depth: THREAT_VCF_DEPTH,
         }
     }
 
-    fn tick(&mut self, base: u64) -> bool {
+    fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.aborted || self.nodes > self.budget || self.poller.poll(base + self.nodes) {
+        if self.aborted || self.nodes > self.budget || self.poller.poll(self.nodes) {
             self.aborted = true;
         }
         self.aborted
     }
 
-    fn key(b: &Board, c: Color, kind: u64, depth: u32) -> u64 {
+    fn key(b: &Board, c: Color, kind: u64, forced: Option<Point>) -> u64 {
         let side = if c == Color::White { KEY_WHITE } else { 0 };
-        b.hash() ^ side ^ kind.rotate_left(depth)
+        b.hash() ^ side ^ kind ^ forced.map_or(0, |p| (p as u64 + 1).wrapping_mul(0x9e37_79b9))
     }
 
     /// A winning first move for `c` (to move) by continuous fours, if one is found.
     /// Precondition: the opponent has no five to complete.
     pub fn vcf_root(&mut self, b: &mut Board, c: Color, depth: u32) -> Option<Point> {
-        let mut first = None;
-        if self.vcf(b, c, depth, None, &mut first) {
-            first
+        self.line.clear();
+        if self.vcf(b, c, depth, None) {
+            self.line.last().map(|&(p, _)| p)
         } else {
             None
         }
     }
 
-    /// A winning first move for `c` by continuous threats, if one is found.
+    /// A winning first move for `c` (to move) by continuous threats, if one is found, by
+    /// iterative deepening on the number of attacker moves.
     pub fn vct_root(&mut self, b: &mut Board, c: Color, depth: u32) -> Option<Point> {
-        let mut first = None;
         for d in 1..=depth {
-            if self.vct(b, c, d, None, &mut first) {
-                return first;
+            if let Some(p) = self.attack(b, c, d) {
+                return Some(p);
             }
             if self.aborted {
                 break;
@@ -77,82 +119,72 @@ impl<'a, 'l> Threats<'a, 'l> {
     }
 
     /// `forced`: the attacker must play this point first (to block the defender's four).
-    fn vcf(
-        &mut self,
-        b: &mut Board,
-        c: Color,
-        depth: u32,
-        forced: Option<Point>,
-        first: &mut Option<Point>,
-    ) -> bool {
-        if self.tick(0) || depth == 0 {
+    fn vcf(&mut self, b: &mut Board, c: Color, depth: u32, forced: Option<Point>) -> bool {
+        if self.tick() || depth == 0 {
             return false;
         }
-        let key = Self::key(b, c, KEY_VCF, 0) ^ forced.map_or(0, |p| p as u64 * 0x9e37);
-        if self.failed.contains(&key) {
+        let key = Self::key(b, c, KEY_VCF, forced);
+        if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
             return false;
         }
         let moves = match forced {
             Some(f) => vec![f],
             None => {
                 if let Some(w) = five_move(b, c) {
-                    *first = Some(w);
+                    self.line.push((w, Step::End));
                     return true;
                 }
                 four_moves(b, c)
             }
         };
         for p in moves {
-            if let Some(true) = self.attack_four(b, c, p, depth, first, false) {
+            if let Some(true) = self.attack_four(b, c, p, depth) {
                 return true;
             }
             if self.aborted {
                 return false;
             }
         }
-        self.failed.insert(key);
+        let e = self.vcf_failed.entry(key).or_insert(0);
+        *e = (*e).max(depth);
         false
     }
 
-    /// Plays `p` for `c`; if it is a four, the defender blocks and the search continues
-    /// (VCF or VCT). `None` when `p` is not a four.
-    fn attack_four(
-        &mut self,
-        b: &mut Board,
-        c: Color,
-        p: Point,
-        depth: u32,
-        first: &mut Option<Point>,
-        vct: bool,
-    ) -> Option<bool> {
+    /// Plays `p` for `c`; if it is a four, the defender blocks and the VCF continues.
+    /// `None` when `p` is not a (legal) four.
+    fn attack_four(&mut self, b: &mut Board, c: Color, p: Point, depth: u32) -> Option<bool> {
         if c == Color::Black && b.is_forbidden(p) {
             return None;
         }
         if b.makes_five(p, c) {
-            *first = Some(p);
+            self.line.push((p, Step::End));
             return Some(true);
         }
         b.place(p, c);
         let mut qs = [0; 4];
         let n = completions(b, p, c, &mut qs);
-        let result = if n == 0 {
-            None
-        } else if n >= 2 {
-            Some(true)
-        } else {
-            Some(self.defend_four(b, c, qs[0], depth, vct))
+        let result = match n {
+            0 => None,
+            1 => Some(self.defend_four(b, c, qs[0], depth)),
+            _ => {
+                for &q in &qs[..n] {
+                    self.line.push((q, Step::End));
+                }
+                Some(true)
+            }
         };
         b.undo();
         if result == Some(true) {
-            *first = Some(p);
+            self.line.push((p, Step::Attack));
         }
         result
     }
 
     /// The defender blocks the attacker's four at `q`; true when the attacker still wins.
-    fn defend_four(&mut self, b: &mut Board, c: Color, q: Point, depth: u32, vct: bool) -> bool {
+    fn defend_four(&mut self, b: &mut Board, c: Color, q: Point, depth: u32) -> bool {
         let o = c.opponent();
         if o == Color::Black && b.rule() == Rule::Renju && b.is_forbidden(q) {
+            self.line.push((q, Step::ForbiddenEnd));
             return true;
         }
         if b.makes_five(q, o) {
@@ -160,100 +192,120 @@ impl<'a, 'l> Threats<'a, 'l> {
         }
         b.place(q, o);
         let mut rs = [0; 4];
-        let n = completions(b, q, o, &mut rs);
-        let mut dummy = None;
-        let won = match n {
-            0 if vct => self.vct(b, c, depth - 1, None, &mut dummy),
-            0 => self.vcf(b, c, depth - 1, None, &mut dummy),
-            1 if vct => self.vct(b, c, depth - 1, Some(rs[0]), &mut dummy),
-            1 => self.vcf(b, c, depth - 1, Some(rs[0]), &mut dummy),
+        let won = match completions(b, q, o, &mut rs) {
+            0 => self.vcf(b, c, depth - 1, None),
+            1 => self.vcf(b, c, depth - 1, Some(rs[0])),
             _ => false,
         };
+        b.undo();
+        if won {
+            self.line.push((q, Step::Defend));
+        }
+        won
+    }
+
+    /// The attacker `c` to move: a first move of a VCT with at most `depth` attacker moves.
+    fn attack(&mut self, b: &mut Board, c: Color, depth: u32) -> Option<Point> {
+        if self.tick() {
+            return None;
+        }
+        if let Some(w) = five_move(b, c) {
+            return Some(w);
+        }
+        let o = c.opponent();
+        let blocks = five_points(b, o);
+        if blocks.len() >= 2 || (depth == 0 && !blocks.is_empty()) {
+            return None;
+        }
+        if let [x] = blocks[..] {
+            // The defender's four must be blocked; the block has to be a threat itself.
+            let ok = !(c == Color::Black && b.is_forbidden(x)) && self.try_threat(b, c, x, depth);
+            return ok.then_some(x);
+        }
+        self.line.clear();
+        if self.vcf(b, c, NODE_VCF_DEPTH, None) {
+            return self.line.last().map(|&(p, _)| p);
+        }
+        if depth == 0 || self.aborted {
+            return None;
+        }
+        let key = Self::key(b, c, KEY_VCT, None);
+        if self.vct_failed.get(&key).is_some_and(|&d| d >= depth) {
+            return None;
+        }
+        if let Some(&(d, p)) = self.vct_won.get(&key) {
+            if d <= depth {
+                return Some(p);
+            }
+        }
+        let mut cands = threat_candidates(b, c);
+        // If the defender could win by VCF were it to move, a quiet threat loses to that VCF:
+        // only the attacker's fours and the moves that may break it are worth trying.
+        self.line.clear();
+        if self.vcf(b, o, self.threat_depth, None) {
+            let breaks = self.threat_defences(b, o);
+            cands.retain(|&p| breaks.contains(&p) || b.patterns(p, c) >> 16 != 0);
+        }
+        cands.sort_by_key(|&p| std::cmp::Reverse(b.point_score(p, c)));
+        for x in cands {
+            if c == Color::Black && b.is_forbidden(x) {
+                continue;
+            }
+            if self.try_threat(b, c, x, depth) {
+                self.vct_won.insert(key, (depth, x));
+                return Some(x);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        let e = self.vct_failed.entry(key).or_insert(0);
+        *e = (*e).max(depth);
+        None
+    }
+
+    /// Plays the attacker's `x`; true when it is a threat (a VCF if the defender passed)
+    /// that every defence loses to within `depth - 1` further attacker moves.
+    pub fn try_threat(&mut self, b: &mut Board, c: Color, x: Point, depth: u32) -> bool {
+        b.place(x, c);
+        self.line.clear();
+        let won = self.vcf(b, c, self.threat_depth, None) && self.defend(b, c, depth);
         b.undo();
         won
     }
 
-    fn vct(
-        &mut self,
-        b: &mut Board,
-        c: Color,
-        depth: u32,
-        forced: Option<Point>,
-        first: &mut Option<Point>,
-    ) -> bool {
-        if self.tick(0) {
-            return false;
-        }
-        if self.vcf(b, c, 12, forced, first) {
-            return true;
-        }
-        if depth == 0 || self.aborted {
-            return false;
-        }
-        let key = Self::key(b, c, KEY_VCT, depth) ^ forced.map_or(0, |p| p as u64 * 0x9e37);
-        if self.failed.contains(&key) {
-            return false;
-        }
-        let (fours, threes) = match forced {
-            Some(f) => (vec![f], vec![f]),
-            None => (four_moves(b, c), three_moves(b, c)),
-        };
-        for &p in &fours {
-            if let Some(true) = self.attack_four(b, c, p, depth, first, true) {
-                return true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        for &p in &threes {
-            if c == Color::Black && b.is_forbidden(p) {
-                continue;
-            }
-            b.place(p, c);
-            let won = open_three_dirs(b, p, c) != 0 && self.refute_three(b, c, p, depth);
-            b.undo();
-            if won {
-                *first = Some(p);
-                return true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        self.failed.insert(key);
-        false
-    }
-
-    /// After the attacker's three at `p`: true when every defence loses.
-    fn refute_three(&mut self, b: &mut Board, c: Color, p: Point, depth: u32) -> bool {
+    /// The defender to move against the threat whose proof is in `self.line`: true when
+    /// every reply loses.
+    fn defend(&mut self, b: &mut Board, c: Color, depth: u32) -> bool {
         let o = c.opponent();
-        let mut none = None;
-        if self.vcf(b, o, 12, None, &mut none) {
-            return false;
-        }
-        let mut replies = defence_points(b, p, c);
-        for q in four_moves(b, o) {
-            if !replies.contains(&q) {
-                replies.push(q);
+        let fives = five_points(b, c);
+        let replies = if !fives.is_empty() {
+            // A four: only its completion points can be answered.
+            fives
+        } else {
+            let mut v = self.threat_defences(b, c);
+            self.line.clear();
+            if self.vcf(b, o, NODE_VCF_DEPTH, None) {
+                return false;
             }
-        }
+            for q in four_moves(b, o) {
+                if !v.contains(&q) {
+                    v.push(q);
+                }
+            }
+            // The defender's best-looking replies first: one that holds ends the node.
+            v.sort_by_key(|&q| std::cmp::Reverse(b.point_score(q, o)));
+            v
+        };
         for q in replies {
-            if o == Color::Black && b.is_forbidden(q) {
+            if !b.is_empty(q) || (o == Color::Black && b.is_forbidden(q)) {
                 continue;
             }
             if b.makes_five(q, o) {
                 return false;
             }
             b.place(q, o);
-            let mut rs = [0; 4];
-            let n = completions(b, q, o, &mut rs);
-            let mut dummy = None;
-            let won = match n {
-                0 => self.vct(b, c, depth - 1, None, &mut dummy),
-                1 => self.vct(b, c, depth - 1, Some(rs[0]), &mut dummy),
-                _ => false,
-            };
+            let won = self.attack(b, c, depth - 1).is_some();
             b.undo();
             if !won {
                 return false;
@@ -261,32 +313,93 @@ impl<'a, 'l> Threats<'a, 'l> {
         }
         true
     }
+
+    /// The replies that may break the VCF in `self.line` (see the module comment).
+    fn threat_defences(&mut self, b: &mut Board, c: Color) -> Vec<Point> {
+        let o = c.opponent();
+        let steps: Vec<(Point, Step)> = self.line.iter().rev().copied().collect();
+        let mut v: Vec<Point> = Vec::with_capacity(32);
+        fn add(v: &mut Vec<Point>, q: Point) {
+            if !v.contains(&q) {
+                v.push(q);
+            }
+        }
+        let dirs = b.dirs();
+        let mut placed = 0;
+        for &(p, step) in &steps {
+            add(&mut v, p);
+            match step {
+                Step::Attack => {
+                    b.place(p, c);
+                    placed += 1;
+                }
+                Step::Defend => {
+                    b.place(p, o);
+                    placed += 1;
+                    // Windows where this forced block gives the defender three stones: its
+                    // empty cells would make a counter-four.
+                    for (d, &dir) in dirs.iter().enumerate() {
+                        for k in 0..5 {
+                            let s = p as isize - k * dir;
+                            if let Some((own, other)) = b.window(d, s, o) {
+                                if own >= 3 && other == 0 {
+                                    for j in 0..5 {
+                                        let q = s + j * dir;
+                                        if b.raw(q) == 0 {
+                                            add(&mut v, q as Point);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                Step::End => {}
+                Step::ForbiddenEnd => {
+                    for &dir in &dirs {
+                        for k in -4..=4isize {
+                            let q = p as isize + k * dir;
+                            if k != 0 && b.raw(q) == 0 {
+                                add(&mut v, q as Point);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for _ in 0..placed {
+            b.undo();
+        }
+        v
+    }
 }
 
 /// A point where `c` completes a winning five.
 pub fn five_move(b: &Board, c: Color) -> Option<Point> {
-    candidates(b, c, 4)
+    window_cells(b, c, 4)
         .into_iter()
         .find(|&p| b.makes_five(p, c))
 }
 
-/// Empty points near stones lying in a window with at least `k` stones of `c` and none of
-/// the other colour.
-fn candidates(b: &Board, c: Color, k: u8) -> Vec<Point> {
-    let dirs = b.dirs();
+/// Every point where `c` completes a winning five.
+fn five_points(b: &Board, c: Color) -> Vec<Point> {
+    let mut v = window_cells(b, c, 4);
+    v.retain(|&p| b.makes_five(p, c));
+    v
+}
+
+/// Empty cells of the windows holding at least `k` (1..=4) stones of `c` and none of the
+/// other colour, in board order, read from the board's incremental window counts.
+fn window_cells(b: &Board, c: Color, k: u8) -> Vec<Point> {
+    let mask: u32 = !((1u32 << (8 * (k as u32 - 1))) - 1);
     let mut v = Vec::new();
-    for p in b.points() {
-        if !b.is_empty(p) || !b.near(p) {
-            continue;
-        }
-        let hit = dirs.iter().enumerate().any(|(d, &dir)| {
-            (0..5).any(|j| {
-                b.window(d, p as isize - j * dir, c)
-                    .is_some_and(|(own, other)| other == 0 && own >= k)
-            })
-        });
-        if hit {
-            v.push(p);
+    let n = b.size();
+    for r in 0..n {
+        let row = b.point(0, r);
+        for p in row..row + n as Point {
+            if b.patterns(p, c) & mask != 0 && b.is_empty(p) {
+                v.push(p);
+            }
         }
     }
     v
@@ -294,12 +407,15 @@ fn candidates(b: &Board, c: Color, k: u8) -> Vec<Point> {
 
 /// Points where `c` makes a four (a window of 4 own stones with one empty cell).
 pub fn four_moves(b: &Board, c: Color) -> Vec<Point> {
-    candidates(b, c, 3)
+    window_cells(b, c, 3)
 }
 
-/// Points where `c` may make an open three (filtered exactly after placing).
-fn three_moves(b: &Board, c: Color) -> Vec<Point> {
-    candidates(b, c, 2)
+/// Points that may be threats for `c`. A threat ends in a VCF that needs the move (else
+/// the VCF was there before), so the move lies in a window of one of the VCF's fours, which
+/// may hold only one of `c`'s stones now: the quiet "fukumi" move prepares a four whose
+/// other stones come with the VCF.
+fn threat_candidates(b: &Board, c: Color) -> Vec<Point> {
+    window_cells(b, c, 1)
 }
 
 /// Empty points completing a winning five for `c` that includes `p` (`c`'s stone).
@@ -338,70 +454,4 @@ fn in_line(b: &Board, q: Point, p: Point, dir: isize, c: Color) -> bool {
         i += step;
     }
     true
-}
-
-/// Bitmask of directions in which `c`'s stone at `p` is part of an open three: one more
-/// stone on that line makes a straight four (two winning completions five cells apart).
-pub fn open_three_dirs(b: &mut Board, p: Point, c: Color) -> u8 {
-    let dirs = b.dirs();
-    let mut mask = 0;
-    for (d, &dir) in dirs.iter().enumerate() {
-        for k in -4..=4isize {
-            let q = p as isize + k * dir;
-            if k == 0 || b.raw(q) != 0 {
-                continue;
-            }
-            b.place(q as Point, c);
-            let open = straight_four(b, p, dir, c);
-            b.undo();
-            if open {
-                mask |= 1 << d;
-                break;
-            }
-        }
-    }
-    mask
-}
-
-fn straight_four(b: &Board, p: Point, dir: isize, c: Color) -> bool {
-    let mut ks = [0isize; 9];
-    let mut n = 0;
-    for k in -5..=5isize {
-        let q = p as isize + k * dir;
-        if k == 0 || b.raw(q) != 0 {
-            continue;
-        }
-        if b.makes_five(q as Point, c) && in_line(b, q as Point, p, dir, c) {
-            ks[n] = k;
-            n += 1;
-        }
-    }
-    (0..n).any(|i| (0..n).any(|j| ks[j] - ks[i] == 5))
-}
-
-/// Empty points on the lines of `c`'s open three at `p` where a defender stone leaves no
-/// straight four on that line.
-fn defence_points(b: &mut Board, p: Point, c: Color) -> Vec<Point> {
-    let mask = open_three_dirs(b, p, c);
-    let dirs = b.dirs();
-    let o = c.opponent();
-    let mut v = Vec::new();
-    for (d, &dir) in dirs.iter().enumerate() {
-        if mask & (1 << d) == 0 {
-            continue;
-        }
-        for k in -5..=5isize {
-            let q = p as isize + k * dir;
-            if k == 0 || b.raw(q) != 0 {
-                continue;
-            }
-            b.place(q as Point, o);
-            let still = open_three_dirs(b, p, c) & (1 << d) != 0;
-            b.undo();
-            if !still && !v.contains(&(q as Point)) {
-                v.push(q as Point);
-            }
-        }
-    }
-    v
 }
