@@ -25,6 +25,21 @@ pub enum BenchOthello {
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
     },
+    /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
+    /// write a weights file loadable with `quartet othello --weights`.
+    Train {
+        /// WTHOR `.wtb` files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Stages every this many empties; each fits the positions within half of it.
+        #[arg(long, default_value_t = 4)]
+        step: u32,
+        /// Ridge penalty (relative to the sample count) that keeps rare features tame.
+        #[arg(long, default_value_t = 0.01)]
+        ridge: f64,
+    },
 }
 
 pub fn run(cmd: BenchOthello) -> Result<(), String> {
@@ -46,6 +61,12 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             first_id,
             hash_mb,
         } => ffo(&file, skip, count, first_id, hash_mb),
+        BenchOthello::Train {
+            files,
+            out,
+            step,
+            ridge,
+        } => train(&files, &out, step.max(1), ridge),
     }
 }
 
@@ -175,4 +196,91 @@ fn thread_cpu_seconds() -> Option<f64> {
     // SAFETY: clock_gettime only writes the timespec we pass.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+/// Stages fitted: the opening has too few distinct positions to fit nine weights (the
+/// nearest fitted stage covers it), and at the very end the search sees exact scores.
+const FIRST_STAGE: u32 = 4;
+const LAST_STAGE: u32 = 52;
+
+/// Fits on the even-numbered games and reports the error on the odd ones (against the
+/// current default weights), then fits on everything and writes `out`.
+fn train(
+    files: &[std::path::PathBuf],
+    out: &std::path::Path,
+    step: u32,
+    ridge: f64,
+) -> Result<(), String> {
+    use crate::othello::eval::Weights;
+    use crate::othello::train::{fit_stage, format_weights, read_wthor, rms_error, samples};
+    let mut games = Vec::new();
+    for f in files {
+        let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        games.extend(read_wthor(&bytes).map_err(|e| format!("{}: {e}", f.display()))?);
+    }
+    let all: Vec<_> = games.iter().map(samples).collect();
+    let complete = all.iter().filter(|s| s.len() >= 50).count();
+    let flat = |pick: &dyn Fn(usize) -> bool| -> Vec<_> {
+        all.iter()
+            .enumerate()
+            .filter(|(i, _)| pick(*i))
+            .flat_map(|(_, s)| s.iter().copied())
+            .collect()
+    };
+    let (even, odd, every) = (
+        flat(&|i| i % 2 == 0),
+        flat(&|i| i % 2 == 1),
+        flat(&|_| true),
+    );
+    println!(
+        "{} games ({} replayed to 50+ moves), {} positions",
+        games.len(),
+        complete,
+        every.len()
+    );
+    let fit_all = |data: &[crate::othello::train::Sample]| -> Result<Weights, String> {
+        let mut stages = Vec::new();
+        let mut e = FIRST_STAGE;
+        while e <= LAST_STAGE {
+            if let Some(w) = fit_stage(data, e, step / 2, ridge) {
+                stages.push((e, w));
+            }
+            e += step;
+        }
+        if stages.is_empty() {
+            return Err("too few positions to fit any stage".into());
+        }
+        Weights::parse(&format_weights(&stages, "")).map_err(|e| e.to_string())
+    };
+    let held = fit_all(&even)?;
+    let default = Weights::default_weights();
+    println!(
+        "held-out games: rms error {:.2} discs with weights fitted on the other half, {:.2} with the default weights",
+        rms_error(&held, &odd),
+        rms_error(&default, &odd)
+    );
+    let mut stages = Vec::new();
+    let mut e = FIRST_STAGE;
+    while e <= LAST_STAGE {
+        if let Some(w) = fit_stage(&every, e, step / 2, ridge) {
+            stages.push((e, w));
+        }
+        e += step;
+    }
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let note = format!(
+        "Fitted by `quartet bench othello train --step {step} --ridge {ridge}` on\n{} ({} games,\n{} positions), labels: WTHOR theoretical scores, centi-discs.",
+        names.join(" "),
+        games.len(),
+        every.len()
+    );
+    let text = format_weights(&stages, &note);
+    let w = Weights::parse(&text).map_err(|e| e.to_string())?;
+    println!(
+        "all games: rms error {:.2} discs (training fit)",
+        rms_error(&w, &every)
+    );
+    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
 }

@@ -7,3 +7,4 @@ pub mod gtp;
 pub mod lastflip;
 pub mod search;
 pub mod stability;
+pub mod train;
