@@ -212,7 +212,7 @@ fn train(
     ridge: f64,
 ) -> Result<(), String> {
     use crate::othello::eval::Weights;
-    use crate::othello::train::{fit_stage, format_weights, read_wthor, rms_error, samples};
+    use crate::othello::train::{fit_all, format_weights, read_wthor, rms_error, samples};
     let mut games = Vec::new();
     for f in files {
         let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
@@ -238,35 +238,21 @@ fn train(
         complete,
         every.len()
     );
-    let fit_all = |data: &[crate::othello::train::Sample]| -> Result<Weights, String> {
-        let mut stages = Vec::new();
-        let mut e = FIRST_STAGE;
-        while e <= LAST_STAGE {
-            if let Some(w) = fit_stage(data, e, step / 2, ridge) {
-                stages.push((e, w));
-            }
-            e += step;
-        }
+    let fit = |data: &[crate::othello::train::Sample]| -> Result<Weights, String> {
+        let stages = fit_all(data, FIRST_STAGE, LAST_STAGE, step, ridge);
         if stages.is_empty() {
             return Err("too few positions to fit any stage".into());
         }
         Weights::parse(&format_weights(&stages, "")).map_err(|e| e.to_string())
     };
-    let held = fit_all(&even)?;
+    let held = fit(&even)?;
     let default = Weights::default_weights();
     println!(
-        "held-out games: rms error {:.2} discs with weights fitted on the other half, {:.2} with the default weights",
+        "held-out games: rms error {:.2} discs with weights fitted on the other half, {:.2} with the built-in weights",
         rms_error(&held, &odd),
         rms_error(&default, &odd)
     );
-    let mut stages = Vec::new();
-    let mut e = FIRST_STAGE;
-    while e <= LAST_STAGE {
-        if let Some(w) = fit_stage(&every, e, step / 2, ridge) {
-            stages.push((e, w));
-        }
-        e += step;
-    }
+    let stages = fit_all(&every, FIRST_STAGE, LAST_STAGE, step, ridge);
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let note = format!(
         "Fitted by `quartet bench othello train --step {step} --ridge {ridge}` on\n{} ({} games,\n{} positions), labels: WTHOR theoretical scores, centi-discs.",

@@ -99,10 +99,18 @@ pub fn samples(game: &Game) -> Vec<Sample> {
     out
 }
 
-/// Ridge least squares over the samples whose empties lie within `window` of `stage`.
-/// Returns `None` when there are too few of them to fit nine weights.
+/// Ridge least squares over the samples whose empties lie within `window` of `stage`,
+/// pulled towards `prior` (the neighbouring stage's weights): a feature that is rare at
+/// this stage (corners in the opening) keeps the value the later stages learnt instead of
+/// shrinking to zero. Returns `None` when there are too few samples to fit nine weights.
 #[allow(clippy::needless_range_loop)] // matrix code reads better with indices
-pub fn fit_stage(data: &[Sample], stage: u32, window: u32, ridge: f64) -> Option<[f64; NF]> {
+pub fn fit_stage(
+    data: &[Sample],
+    stage: u32,
+    window: u32,
+    ridge: f64,
+    prior: &[f64; NF],
+) -> Option<[f64; NF]> {
     let mut a = [[0f64; NF]; NF];
     let mut y = [0f64; NF];
     let mut count = 0;
@@ -121,6 +129,7 @@ pub fn fit_stage(data: &[Sample], stage: u32, window: u32, ridge: f64) -> Option
     }
     for (i, row) in a.iter_mut().enumerate() {
         row[i] += ridge * count as f64;
+        y[i] += ridge * count as f64 * prior[i];
     }
     solve(a, y)
 }
@@ -152,6 +161,28 @@ fn solve(mut a: [[f64; NF]; NF], mut y: [f64; NF]) -> Option<[f64; NF]> {
     Some(x)
 }
 
+/// Fits `FIRST..=LAST` every `step` empties, from the end of the game backwards (where
+/// data says the most), each stage's prior being the stage fitted before it.
+pub fn fit_all(
+    data: &[Sample],
+    first: u32,
+    last: u32,
+    step: u32,
+    ridge: f64,
+) -> Vec<(u32, [f64; NF])> {
+    let mut stages = Vec::new();
+    let mut prior = [0f64; NF];
+    let mut e = first;
+    while e <= last {
+        if let Some(w) = fit_stage(data, e, step / 2, ridge, &prior) {
+            prior = w;
+            stages.push((e, w));
+        }
+        e += step;
+    }
+    stages
+}
+
 /// Root-mean-square error, in discs, of `w` on `data`.
 pub fn rms_error(w: &Weights, data: &[Sample]) -> f64 {
     if data.is_empty() {
@@ -167,13 +198,31 @@ pub fn rms_error(w: &Weights, data: &[Sample]) -> f64 {
     (se / data.len() as f64).sqrt() / 100.0
 }
 
+/// The feature legend written into every fitted file.
+const FEATURE_DOC: &str = "#
+# Score = sum over features of weight * feature, in centi-discs, from the side to move.
+# Every feature is \"side to move minus opponent\" except parity (+1 with an odd number of
+# empties, else -1). Stages are keyed by the number of empties; weights are interpolated
+# between stages, the nearest stage applies outside them.
+#
+# mobility   legal moves (corner moves count double)
+# potential  empty squares next to opponent discs
+# corners    corner discs
+# xsquares   b2/g2/b7/g7 discs next to an empty corner
+# csquares   a2/b1/... discs next to an empty corner
+# stable     discs that can never flip again
+# edges      discs on the four edges (excluding corners)
+# parity     +1 / -1 as above
+# discs      disc count
+";
+
 /// The weights file (format of `data/othello/weights.txt`) for fitted stages.
 pub fn format_weights(stages: &[(u32, [f64; NF])], note: &str) -> String {
     let mut s = String::from("# quartet Othello evaluation weights, format v1.\n");
     for line in note.lines() {
         s.push_str(&format!("# {line}\n"));
     }
-    s.push_str("# Feature meanings: see data/othello/weights.txt.\n");
+    s.push_str(FEATURE_DOC);
     s.push_str(&format!("features {}\n", FEATURES.join(" ")));
     for (e, w) in stages.iter().rev() {
         s.push_str(&format!("stage {e:2}"));
@@ -220,7 +269,7 @@ mod tests {
                 label,
             });
         }
-        let w = fit_stage(&data, 30, 0, 0.0).unwrap();
+        let w = fit_stage(&data, 30, 0, 0.0, &[0.0; NF]).unwrap();
         for i in 0..NF {
             assert!(
                 (w[i] - truth[i]).abs() < 1e-6,
