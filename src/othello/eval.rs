@@ -12,6 +12,9 @@ use std::fmt;
 /// The default, hand-set weights.
 pub const DEFAULT_WEIGHTS: &str = include_str!("../../data/othello/weights.txt");
 
+/// Weights fitted to WTHOR theoretical scores by `quartet bench othello train`.
+pub const FITTED_WEIGHTS: &str = include_str!("../../data/othello/weights-wthor.txt");
+
 /// Feature names in file order.
 pub const FEATURES: [&str; 9] = [
     "mobility",
@@ -213,7 +216,7 @@ mod tests {
 
     #[test]
     fn fitted_weights_agree_with_othello_knowledge() {
-        let w = Weights::parse(include_str!("../../data/othello/weights-wthor.txt")).unwrap();
+        let w = Weights::parse(FITTED_WEIGHTS).unwrap();
         assert_eq!(w.per_empties.len(), 61);
         for e in 12..=28 {
             let ws = w.per_empties[e];
