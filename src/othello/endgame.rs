@@ -19,6 +19,8 @@ use std::time::Instant;
 
 /// Below this many empties the table and sorting cost more than they save.
 const SHALLOW: u32 = 7;
+/// Nodes between two looks at the stop flag and the clock (about 3 ms).
+const CHECK_INTERVAL: u64 = 1 << 16;
 /// Enhanced transposition cut-offs pay for their probes only high in the tree.
 const ETC_EMPTIES: u32 = 12;
 
@@ -153,6 +155,8 @@ pub struct Solver {
     /// Root by MTD(f) probes (default) or one full-window PVS.
     pub mtd: bool,
     aborted: bool,
+    /// Node count at which the stop flag and the clock are read next.
+    next_check: u64,
     /// Use the popcnt copy of the search (see `twin!`).
     fast: bool,
 }
@@ -174,13 +178,14 @@ impl Solver {
             deadline: None,
             mtd: true,
             aborted: false,
+            next_check: 0,
             fast: cpu_is_fast(),
         }
     }
 
     /// Shares a stop flag and a hard deadline; when either trips, the current solve returns
     /// early and `was_aborted()` says its result is meaningless. Both are checked every
-    /// 16384 nodes (a clock read is ~25 ns; at that interval it costs nothing).
+    /// `CHECK_INTERVAL` nodes (a clock read is ~25 ns; at that interval it costs nothing).
     pub fn set_limits(&mut self, stop: StopToken, deadline: Option<Instant>) {
         self.stop = stop;
         self.deadline = deadline;
@@ -193,6 +198,7 @@ impl Solver {
     /// Solves `b` exactly within (alpha, beta); a fail-low/high result is a bound.
     pub fn solve_window(&mut self, b: &Board, alpha: i32, beta: i32) -> Solved {
         self.aborted = false;
+        self.next_check = self.nodes + CHECK_INTERVAL;
         let n = b.empties().count_ones();
         let mv = b.moves();
         if mv == 0 {
@@ -338,10 +344,14 @@ impl Solver {
             return self.shallow::<F>(b, alpha, beta, n, false);
         }
         self.nodes += 1;
-        if self.nodes & 0x3fff == 0
-            && (self.stop.is_stopped() || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.aborted = true;
+        // Compared with a threshold, not `nodes % k == 0`: this runs only at table nodes
+        // while the last plies add to `nodes` too, so a modulo test would hit by chance
+        // (about once per 40 M nodes, seconds late: two games were lost on time that way).
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            if self.stop.is_stopped() || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = true;
+            }
         }
         if self.aborted {
             return 0;
@@ -783,6 +793,29 @@ mod tests {
             assert!(hi <= exact);
             checked += 1;
         }
+    }
+
+    #[test]
+    fn a_deadline_stops_a_long_solve_promptly() {
+        // FFO #46 (24 empties) takes seconds; a 50 ms deadline must end it at once.
+        let (b, _) = Board::from_obf(
+            "---XXX----OOOX----OOOXX--OOOOXXX--OOOOXX--OXOXXX--XXOO---XXXX-O-",
+            "X",
+        )
+        .unwrap();
+        let mut solver = Solver::new(8);
+        let t = Instant::now();
+        solver.set_limits(
+            StopToken::new(),
+            Some(t + std::time::Duration::from_millis(50)),
+        );
+        solver.solve(&b);
+        assert!(solver.was_aborted());
+        assert!(
+            t.elapsed() < std::time::Duration::from_millis(400),
+            "{:?}",
+            t.elapsed()
+        );
     }
 
     #[test]
