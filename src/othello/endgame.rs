@@ -652,15 +652,13 @@ fn last_one(p: u64, sq: usize) -> i32 {
 
 /// A midgame estimate of the final score (even, in discs) to start MTD(f) from.
 ///
-/// Uses the weights fitted to game results whatever the engine plays with: their guesses
-/// on FFO #40-#49 are off by 7.0 discs on average against 10.8 for the hand-set ones, and
-/// every 2 discs of error is one more null-window probe (#40-#44: 9% fewer nodes).
+/// Always the built-in (fitted) weights, whatever `--weights` says: their guesses on FFO
+/// #40-#49 are off by 7.0 discs on average against 10.8 for the hand-set ones, and every
+/// 2 discs of error is one more null-window probe (#40-#44: 9% fewer nodes).
 fn guess(b: &Board) -> i32 {
     use std::sync::OnceLock;
     static W: OnceLock<super::eval::Weights> = OnceLock::new();
-    let w = W.get_or_init(|| {
-        super::eval::Weights::parse(super::eval::FITTED_WEIGHTS).expect("embedded weights parse")
-    });
+    let w = W.get_or_init(super::eval::Weights::default_weights);
     let v = guess_search(w, b, 3, -100_000, 100_000);
     (((v as f64 / 200.0).round() as i32) * 2).clamp(-64, 64)
 }
