@@ -136,6 +136,24 @@ pub fn neighbours(b: u64) -> u64 {
     l | r | (h << 8) | (h >> 8)
 }
 
+/// `NEIGHBOUR[sq]`: the squares 8-adjacent to `sq`. A move on `sq` must flip an adjacent
+/// opponent disc, so `NEIGHBOUR[sq] & o == 0` rules it out before any flip computation.
+pub static NEIGHBOUR: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let b = 1u64 << sq;
+        let l = (b >> 1) & !FILE_H;
+        let r = (b << 1) & !FILE_A;
+        let h = b | l | r;
+        t[sq] = l | r | (h << 8) | (h >> 8);
+        sq += 1;
+    }
+    t
+}
+
 /// Square index from 0-based column and row (row 0 is the top row, "1").
 #[inline]
 pub const fn square(col: usize, row: usize) -> usize {

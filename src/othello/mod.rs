@@ -4,5 +4,7 @@ pub mod board;
 pub mod endgame;
 pub mod eval;
 pub mod gtp;
+pub mod lastflip;
 pub mod search;
 pub mod stability;
+pub mod train;

@@ -56,6 +56,7 @@ fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
 }
 
 /// Stable discs of the owner of `me` (the other discs being `other`).
+#[inline]
 pub fn stable(me: u64, other: u64) -> u64 {
     let (fh, fv, f9, f7) = full_lines(me | other);
     let h0 = fh | FILE_A | FILE_H;
