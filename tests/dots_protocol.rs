@@ -146,3 +146,26 @@ fn genmove_answers_within_its_time() {
         start.elapsed()
     );
 }
+
+#[test]
+fn go_controllers_komi_and_kgs_clock_are_accepted() {
+    // GoGui and match scripts send `komi` and `kgs-time_settings` to every engine.
+    let answers = session(
+        &[],
+        "komi 6.5\nkomi x\nkomi\nkgs-time_settings byoyomi 60 5 3\nkgs-time_settings sudden 1\n\
+         time_left b 30 0\nboardsize 1x1\nscore\n",
+    );
+    assert_eq!(
+        answers,
+        [
+            "=",
+            "? syntax error",
+            "? syntax error",
+            "=",
+            "? syntax error",
+            "=",
+            "=",
+            "= black 0 white 0",
+        ]
+    );
+}

@@ -4,8 +4,11 @@ use super::player::Player;
 use super::solver::Solver;
 use super::{Board, EdgeName, Geometry, MoveError};
 use crate::color::Color;
-use crate::protocol::args::no_args;
+use crate::protocol::args::{no_args, one_arg};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::protocol::shared_commands::{
+    ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
+};
 use crate::search::{StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -66,9 +69,7 @@ fn parse_size(s: &str) -> Result<Geometry, GtpError> {
 }
 
 fn boardsize(e: &mut DotsEngine, args: &[String]) -> Reply {
-    let [s] = args else {
-        return Err(GtpError::syntax());
-    };
+    let s = one_arg(args)?;
     e.board = Board::from_geometry(parse_size(s)?);
     Ok(String::new())
 }
@@ -92,9 +93,7 @@ fn play(e: &mut DotsEngine, args: &[String]) -> Reply {
 }
 
 fn genmove(e: &mut DotsEngine, args: &[String]) -> Reply {
-    let [c] = args else {
-        return Err(GtpError::syntax());
-    };
+    let c = one_arg(args)?;
     let color = e.turn(c)?;
     let start = Instant::now();
     let undrawn = e.board.legal_edges().count() as u32;
@@ -198,43 +197,29 @@ fn solve(e: &mut DotsEngine, args: &[String]) -> Reply {
 
 /// `dots_solve_limit N`: the most undrawn edges `solve` accepts.
 fn solve_limit(e: &mut DotsEngine, args: &[String]) -> Reply {
-    let [n] = args else {
-        return Err(GtpError::syntax());
-    };
+    let n = one_arg(args)?;
     e.solve_limit = n.parse().map_err(|_| GtpError::syntax())?;
     Ok(String::new())
 }
 
-fn time_settings(e: &mut DotsEngine, args: &[String]) -> Reply {
-    e.time.time_settings(args).map(|_| String::new())
-}
-
-fn time_left(e: &mut DotsEngine, args: &[String]) -> Reply {
-    e.time.time_left(args).map(|_| String::new())
-}
-
-macro_rules! table {
-    ($($name:literal => $f:ident),* $(,)?) => {
-        &[$(CommandSpec { name: $name, handler: $f }),*]
-    };
-}
-
 /// Every command but the server's administrative ones; `list_commands` prints this order.
-static COMMANDS: &[CommandSpec<DotsEngine>] = table![
-    "boardsize" => boardsize,
-    "clear_board" => clear_board,
-    "play" => play,
-    "genmove" => genmove,
-    "undo" => undo,
-    "showboard" => showboard,
-    "final_score" => final_score,
-    "score" => score,
-    "setboard" => setboard,
-    "loadgame" => loadgame,
-    "solve" => solve,
-    "dots_solve_limit" => solve_limit,
-    "time_settings" => time_settings,
-    "time_left" => time_left,
+static COMMANDS: &[CommandSpec<DotsEngine>] = &[
+    CommandSpec::new("boardsize", boardsize),
+    CommandSpec::new("clear_board", clear_board),
+    CommandSpec::new("komi", ignored_komi),
+    CommandSpec::new("play", play),
+    CommandSpec::new("genmove", genmove),
+    CommandSpec::new("undo", undo),
+    CommandSpec::new("showboard", showboard),
+    CommandSpec::new("final_score", final_score),
+    CommandSpec::new("score", score),
+    CommandSpec::new("setboard", setboard),
+    CommandSpec::new("loadgame", loadgame),
+    CommandSpec::new("solve", solve),
+    CommandSpec::new("dots_solve_limit", solve_limit),
+    CommandSpec::new("time_settings", time_settings),
+    CommandSpec::new("kgs-time_settings", kgs_time_settings),
+    CommandSpec::new("time_left", time_left),
 ];
 
 impl GtpEngine for DotsEngine {
@@ -246,5 +231,11 @@ impl GtpEngine for DotsEngine {
     }
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+}
+
+impl Timed for DotsEngine {
+    fn time_manager(&mut self) -> &mut TimeManager {
+        &mut self.time
     }
 }

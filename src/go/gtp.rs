@@ -12,6 +12,7 @@ use super::sgf;
 use crate::color::Color;
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::protocol::shared_commands::{kgs_time_settings, time_left, time_settings, Timed};
 use crate::search::time::{parse_count, TimeManager};
 
 pub const DEFAULT_KOMI: f32 = 7.0;
@@ -308,18 +309,6 @@ fn set_free_handicap(e: &mut GoEngine, args: &[String]) -> Reply {
     place_handicap(e, points).map(|_| String::new())
 }
 
-fn time_settings(e: &mut GoEngine, args: &[String]) -> Reply {
-    e.time.time_settings(args).map(|_| String::new())
-}
-
-fn kgs_time_settings(e: &mut GoEngine, args: &[String]) -> Reply {
-    e.time.kgs_time_settings(args).map(|_| String::new())
-}
-
-fn time_left(e: &mut GoEngine, args: &[String]) -> Reply {
-    e.time.time_left(args).map(|_| String::new())
-}
-
 fn loadsgf(e: &mut GoEngine, args: &[String]) -> Reply {
     let (file, until) = match args {
         [f] => (f, None),
@@ -383,5 +372,11 @@ impl GtpEngine for GoEngine {
 
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+}
+
+impl Timed for GoEngine {
+    fn time_manager(&mut self) -> &mut TimeManager {
+        &mut self.time
     }
 }

@@ -1,7 +1,7 @@
 //! The Gomoku engine behind the GTP framing (`protocols/gomoku.md`): one table of commands,
 //! each parsing its arguments fully before it changes the game. Includes `rule`, `setboard`
 //! and the GoGui rules extension so GoGui can host the game.
-use crate::protocol::args::{no_args, parse_color};
+use crate::protocol::args::{no_args, one_arg, parse_color};
 use std::time::Duration;
 
 use super::board::{valid_size, Point, Rule, DEFAULT_SIZE};
@@ -10,6 +10,9 @@ use super::search::{SearchConfig, Searcher};
 use crate::color::Color;
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::protocol::shared_commands::{
+    ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
+};
 use crate::search::time::{parse_count, TimeManager};
 use crate::search::{Deadline, Limits, StopToken};
 
@@ -47,9 +50,7 @@ impl GomokuEngine {
     }
 
     fn generate(&mut self, args: &[String], commit: bool) -> Reply {
-        let [c] = args else {
-            return Err(GtpError::syntax());
-        };
+        let c = one_arg(args)?;
         let color = parse_color(c)?;
         if self.game.outcome().is_some() {
             return Err(GtpError::new("game is over"));
@@ -79,9 +80,7 @@ impl GomokuEngine {
 }
 
 fn boardsize(e: &mut GomokuEngine, args: &[String]) -> Reply {
-    let [n] = args else {
-        return Err(GtpError::syntax());
-    };
+    let n = one_arg(args)?;
     let size = parse_count(n)? as usize;
     if !valid_size(size) {
         return Err(GtpError::new("unacceptable size"));
@@ -93,15 +92,6 @@ fn boardsize(e: &mut GomokuEngine, args: &[String]) -> Reply {
 fn clear_board(e: &mut GomokuEngine, args: &[String]) -> Reply {
     no_args(args)?;
     e.new_game(e.game.size());
-    Ok(String::new())
-}
-
-/// GoGui and some controllers send `komi`; Gomoku has none, so any number is accepted.
-fn komi(_: &mut GomokuEngine, args: &[String]) -> Reply {
-    let [k] = args else {
-        return Err(GtpError::syntax());
-    };
-    k.parse::<f32>().map_err(|_| GtpError::syntax())?;
     Ok(String::new())
 }
 
@@ -214,18 +204,6 @@ fn final_score(e: &mut GomokuEngine, args: &[String]) -> Reply {
         .ok_or_else(|| GtpError::new("game is not over"))
 }
 
-fn time_settings(e: &mut GomokuEngine, args: &[String]) -> Reply {
-    e.time.time_settings(args).map(|_| String::new())
-}
-
-fn kgs_time_settings(e: &mut GomokuEngine, args: &[String]) -> Reply {
-    e.time.kgs_time_settings(args).map(|_| String::new())
-}
-
-fn time_left(e: &mut GomokuEngine, args: &[String]) -> Reply {
-    e.time.time_left(args).map(|_| String::new())
-}
-
 fn rules_game_id(_: &mut GomokuEngine, args: &[String]) -> Reply {
     no_args(args)?;
     Ok("Gomoku".to_string())
@@ -279,34 +257,28 @@ fn rules_final_result(e: &mut GomokuEngine, args: &[String]) -> Reply {
     })
 }
 
-macro_rules! commands {
-    ($($name:literal => $f:ident),* $(,)?) => {
-        &[$(CommandSpec { name: $name, handler: $f }),*]
-    };
-}
-
 /// Every command but the server's own administrative ones; `list_commands` prints this order.
-static COMMANDS: &[CommandSpec<GomokuEngine>] = commands![
-    "boardsize" => boardsize,
-    "clear_board" => clear_board,
-    "komi" => komi,
-    "rule" => rule,
-    "play" => play,
-    "genmove" => genmove,
-    "reg_genmove" => reg_genmove,
-    "undo" => undo,
-    "setboard" => setboard,
-    "showboard" => showboard,
-    "final_score" => final_score,
-    "time_settings" => time_settings,
-    "kgs-time_settings" => kgs_time_settings,
-    "time_left" => time_left,
-    "gogui-rules_game_id" => rules_game_id,
-    "gogui-rules_board_size" => rules_board_size,
-    "gogui-rules_board" => rules_board,
-    "gogui-rules_legal_moves" => rules_legal_moves,
-    "gogui-rules_side_to_move" => rules_side_to_move,
-    "gogui-rules_final_result" => rules_final_result,
+static COMMANDS: &[CommandSpec<GomokuEngine>] = &[
+    CommandSpec::new("boardsize", boardsize),
+    CommandSpec::new("clear_board", clear_board),
+    CommandSpec::new("komi", ignored_komi),
+    CommandSpec::new("rule", rule),
+    CommandSpec::new("play", play),
+    CommandSpec::new("genmove", genmove),
+    CommandSpec::new("reg_genmove", reg_genmove),
+    CommandSpec::new("undo", undo),
+    CommandSpec::new("setboard", setboard),
+    CommandSpec::new("showboard", showboard),
+    CommandSpec::new("final_score", final_score),
+    CommandSpec::new("time_settings", time_settings),
+    CommandSpec::new("kgs-time_settings", kgs_time_settings),
+    CommandSpec::new("time_left", time_left),
+    CommandSpec::new("gogui-rules_game_id", rules_game_id),
+    CommandSpec::new("gogui-rules_board_size", rules_board_size),
+    CommandSpec::new("gogui-rules_board", rules_board),
+    CommandSpec::new("gogui-rules_legal_moves", rules_legal_moves),
+    CommandSpec::new("gogui-rules_side_to_move", rules_side_to_move),
+    CommandSpec::new("gogui-rules_final_result", rules_final_result),
 ];
 
 impl GtpEngine for GomokuEngine {
@@ -320,5 +292,11 @@ impl GtpEngine for GomokuEngine {
 
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+}
+
+impl Timed for GomokuEngine {
+    fn time_manager(&mut self) -> &mut TimeManager {
+        &mut self.time
     }
 }

@@ -10,8 +10,11 @@ use super::board::{move_list, Board};
 use super::eval::Weights;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
-use crate::protocol::args::no_args;
+use crate::protocol::args::{no_args, one_arg};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
+use crate::protocol::shared_commands::{
+    ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
+};
 use crate::search::{Deadline, Limits, StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -72,6 +75,17 @@ impl OthelloEngine {
         self.state = state.settle();
         self.history.clear();
     }
+
+    /// `color` has moved and `board` is the result: keep the old state for `undo`.
+    fn advance(&mut self, board: Board, color: Color) {
+        self.history.push(self.state);
+        self.state = State {
+            board,
+            to_move: color.opponent(),
+            auto_passed: None,
+        }
+        .settle();
+    }
 }
 
 impl GtpEngine for OthelloEngine {
@@ -92,9 +106,7 @@ fn color_arg(s: &str) -> Result<Color, GtpError> {
 }
 
 fn boardsize(e: &mut OthelloEngine, args: &[String]) -> Reply {
-    let [n] = args else {
-        return Err(GtpError::syntax());
-    };
+    let n = one_arg(args)?;
     let n: u32 = n.parse().map_err(|_| GtpError::syntax())?;
     if n != 8 {
         return Err(GtpError::new("unacceptable size"));
@@ -108,14 +120,6 @@ fn clear_board(e: &mut OthelloEngine, args: &[String]) -> Reply {
     e.reset(State::start());
     e.searcher.clear();
     Ok(String::new())
-}
-
-/// Controllers written for Go send `komi`; Othello has none, so any number is accepted.
-fn komi(_: &mut OthelloEngine, args: &[String]) -> Reply {
-    match args {
-        [k] if k.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),
-        _ => Err(GtpError::syntax()),
-    }
 }
 
 fn play(e: &mut OthelloEngine, args: &[String]) -> Reply {
@@ -139,20 +143,12 @@ fn play(e: &mut OthelloEngine, args: &[String]) -> Reply {
         .board
         .play(sq)
         .ok_or_else(|| GtpError::new("illegal move"))?;
-    e.history.push(st);
-    e.state = State {
-        board,
-        to_move: color.opponent(),
-        auto_passed: None,
-    }
-    .settle();
+    e.advance(board, color);
     Ok(String::new())
 }
 
 fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
-    let [c] = args else {
-        return Err(GtpError::syntax());
-    };
+    let c = one_arg(args)?;
     let color = color_arg(c)?;
     let st = e.state;
     if st.board.is_game_over() || st.auto_passed == Some(color) {
@@ -189,13 +185,7 @@ fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
         .board
         .play(sq)
         .ok_or_else(|| GtpError::new("internal error"))?;
-    e.history.push(st);
-    e.state = State {
-        board,
-        to_move: color.opponent(),
-        auto_passed: None,
-    }
-    .settle();
+    e.advance(board, color);
     Ok(square_name(sq).to_ascii_uppercase())
 }
 
@@ -261,18 +251,6 @@ fn result_string(st: &State) -> String {
 fn final_score(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
     Ok(result_string(&e.state))
-}
-
-fn time_settings(e: &mut OthelloEngine, args: &[String]) -> Reply {
-    e.time.time_settings(args).map(|_| String::new())
-}
-
-fn kgs_time_settings(e: &mut OthelloEngine, args: &[String]) -> Reply {
-    e.time.kgs_time_settings(args).map(|_| String::new())
-}
-
-fn time_left(e: &mut OthelloEngine, args: &[String]) -> Reply {
-    e.time.time_left(args).map(|_| String::new())
 }
 
 fn set_game(_: &mut OthelloEngine, args: &[String]) -> Reply {
@@ -384,92 +362,32 @@ fn eval_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
 
 /// Every command but the server's own administrative ones, in `list_commands` order.
 static COMMANDS: &[CommandSpec<OthelloEngine>] = &[
-    CommandSpec {
-        name: "boardsize",
-        handler: boardsize,
-    },
-    CommandSpec {
-        name: "clear_board",
-        handler: clear_board,
-    },
-    CommandSpec {
-        name: "komi",
-        handler: komi,
-    },
-    CommandSpec {
-        name: "play",
-        handler: play,
-    },
-    CommandSpec {
-        name: "genmove",
-        handler: genmove,
-    },
-    CommandSpec {
-        name: "undo",
-        handler: undo,
-    },
-    CommandSpec {
-        name: "showboard",
-        handler: showboard,
-    },
-    CommandSpec {
-        name: "final_score",
-        handler: final_score,
-    },
-    CommandSpec {
-        name: "time_settings",
-        handler: time_settings,
-    },
-    CommandSpec {
-        name: "kgs-time_settings",
-        handler: kgs_time_settings,
-    },
-    CommandSpec {
-        name: "time_left",
-        handler: time_left,
-    },
-    CommandSpec {
-        name: "set_game",
-        handler: set_game,
-    },
-    CommandSpec {
-        name: "list_games",
-        handler: list_games,
-    },
-    CommandSpec {
-        name: "gogui-rules_game_id",
-        handler: rules_game_id,
-    },
-    CommandSpec {
-        name: "gogui-rules_board",
-        handler: rules_board,
-    },
-    CommandSpec {
-        name: "gogui-rules_board_size",
-        handler: rules_board_size,
-    },
-    CommandSpec {
-        name: "gogui-rules_legal_moves",
-        handler: rules_legal_moves,
-    },
-    CommandSpec {
-        name: "gogui-rules_side_to_move",
-        handler: rules_side_to_move,
-    },
-    CommandSpec {
-        name: "gogui-rules_final_result",
-        handler: rules_final_result,
-    },
-    CommandSpec {
-        name: "setboard",
-        handler: setboard,
-    },
-    CommandSpec {
-        name: "solve",
-        handler: solve,
-    },
-    CommandSpec {
-        name: "othello-eval",
-        handler: eval_cmd,
-    },
+    CommandSpec::new("boardsize", boardsize),
+    CommandSpec::new("clear_board", clear_board),
+    CommandSpec::new("komi", ignored_komi),
+    CommandSpec::new("play", play),
+    CommandSpec::new("genmove", genmove),
+    CommandSpec::new("undo", undo),
+    CommandSpec::new("showboard", showboard),
+    CommandSpec::new("final_score", final_score),
+    CommandSpec::new("time_settings", time_settings),
+    CommandSpec::new("kgs-time_settings", kgs_time_settings),
+    CommandSpec::new("time_left", time_left),
+    CommandSpec::new("set_game", set_game),
+    CommandSpec::new("list_games", list_games),
+    CommandSpec::new("gogui-rules_game_id", rules_game_id),
+    CommandSpec::new("gogui-rules_board", rules_board),
+    CommandSpec::new("gogui-rules_board_size", rules_board_size),
+    CommandSpec::new("gogui-rules_legal_moves", rules_legal_moves),
+    CommandSpec::new("gogui-rules_side_to_move", rules_side_to_move),
+    CommandSpec::new("gogui-rules_final_result", rules_final_result),
+    CommandSpec::new("setboard", setboard),
+    CommandSpec::new("solve", solve),
+    CommandSpec::new("othello-eval", eval_cmd),
 ];
+
+impl Timed for OthelloEngine {
+    fn time_manager(&mut self) -> &mut TimeManager {
+        &mut self.time
+    }
+}

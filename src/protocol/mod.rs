@@ -6,6 +6,7 @@ pub mod coords;
 pub mod engine;
 pub mod framing;
 pub mod server;
+pub mod shared_commands;
 
 pub use engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Handler, Reply};
 pub use server::{run_stdio, serve};
