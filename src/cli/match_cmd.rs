@@ -26,7 +26,7 @@ enum MatchGame {
     /// A Go match or tournament between GTP engines.
     Go(Box<GoMatchArgs>),
     /// An Othello tournament between engines speaking the dialect of protocols/othello.md.
-    Othello(Box<OthelloMatchArgs>),
+    Othello(Box<GeneralMatchArgs>),
     /// A Dots-and-Boxes tournament between engines speaking protocols/dots.md.
     Dots(Box<DotsMatchArgs>),
     /// A Gomoku tournament between engines speaking protocols/gomoku.md (GTP framing).
@@ -59,27 +59,17 @@ struct GoMatchArgs {
     /// Per-move limit for engine 2 only (overrides --time-per-move; 0 = no limit).
     #[arg(long, value_name = "SECS")]
     time_per_move_2: Option<f64>,
-    /// Allowance on top of a move limit for process and pipe latency.
-    #[arg(long, value_name = "SECS", default_value_t = 0.5)]
-    time_margin: f64,
-    /// With no move limit, a genmove taking longer than this loses as a hang.
-    #[arg(long, value_name = "SECS", default_value_t = 120.0)]
-    hang_timeout: f64,
     /// Save every game as SGF in this directory.
     #[arg(long, value_name = "DIR")]
     sgf_dir: Option<PathBuf>,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
     /// Display name of engine 1 (default: its program name).
     #[arg(long)]
     black_name: Option<String>,
     /// Display name of engine 2.
     #[arg(long)]
     white_name: Option<String>,
-    /// Append the engines' stderr to this file (default: discarded).
-    #[arg(long, value_name = "FILE")]
-    engine_stderr: Option<PathBuf>,
+    #[command(flatten)]
+    process: ProcessArgs,
     #[command(flatten)]
     tourney: TourneyArgs,
 }
@@ -99,12 +89,36 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     .map_err(|e| format!("match: {e}"))
 }
 
-/// Options of `quartet match othello` (the general form only).
+/// Options of `quartet match othello`, and the clock and process part of the other
+/// games' general form.
 #[derive(Args, Debug)]
-struct OthelloMatchArgs {
+struct GeneralMatchArgs {
     /// Per-move time limit for every engine, sent as `time_settings 0 T 1` and enforced.
     #[arg(long, value_name = "SECS")]
     time_per_move: Option<f64>,
+    #[command(flatten)]
+    process: ProcessArgs,
+    #[command(flatten)]
+    tourney: TourneyArgs,
+}
+
+/// `quartet match othello --engine ... --engine ...`.
+fn run_othello(a: GeneralMatchArgs) -> Result<(), String> {
+    let cap = a.tourney.max_moves;
+    let new_game = move || {
+        let g = OthelloReferee::new();
+        match cap {
+            Some(n) => g.with_max_moves(n),
+            None => g,
+        }
+    };
+    let common = a.process.common(a.time_per_move, None)?;
+    run_general("othello 8x8".into(), "sgf", new_game, a.tourney, common)
+}
+
+/// The process options every form of `quartet match` shares.
+#[derive(Args, Debug)]
+struct ProcessArgs {
     /// Allowance on top of a move limit for process and pipe latency.
     #[arg(long, value_name = "SECS", default_value_t = 0.5)]
     time_margin: f64,
@@ -117,38 +131,39 @@ struct OthelloMatchArgs {
     /// Append the engines' stderr to this file (default: discarded).
     #[arg(long, value_name = "FILE")]
     engine_stderr: Option<PathBuf>,
-    #[command(flatten)]
-    tourney: TourneyArgs,
 }
 
-/// `quartet match othello --engine ... --engine ...`.
-fn run_othello(a: OthelloMatchArgs) -> Result<(), String> {
-    let cap = a.tourney.max_moves;
-    let new_game = move || {
-        let g = OthelloReferee::new();
-        match cap {
-            Some(n) => g.with_max_moves(n),
-            None => g,
-        }
-    };
-    let common = clock_options(&a)?;
-    run_general("othello 8x8".into(), "sgf", new_game, a.tourney, common)
-}
+impl ProcessArgs {
+    fn margin(&self) -> Result<Duration, String> {
+        seconds("--time-margin", self.time_margin)
+    }
 
-/// The clock and process options shared by the general form of every game.
-fn clock_options(o: &OthelloMatchArgs) -> Result<Common, String> {
-    Ok(Common {
-        time_per_move: limit("--time-per-move", o.time_per_move)?,
-        margin: seconds("--time-margin", o.time_margin)?,
-        hang_timeout: seconds("--hang-timeout", o.hang_timeout)?,
-        concurrency: o.concurrency,
-        stderr: o
-            .engine_stderr
+    fn hang_timeout(&self) -> Result<Duration, String> {
+        seconds("--hang-timeout", self.hang_timeout)
+    }
+
+    fn stderr(&self) -> StderrTarget {
+        self.engine_stderr
             .clone()
-            .map_or(StderrTarget::Null, StderrTarget::File),
-        records: None,
-        pbrain_ok: false,
-    })
+            .map_or(StderrTarget::Null, StderrTarget::File)
+    }
+
+    /// The options of a general-form match with this move limit and record directory.
+    fn common(
+        &self,
+        time_per_move: Option<f64>,
+        records: Option<PathBuf>,
+    ) -> Result<Common, String> {
+        Ok(Common {
+            time_per_move: limit("--time-per-move", time_per_move)?,
+            margin: self.margin()?,
+            hang_timeout: self.hang_timeout()?,
+            concurrency: self.concurrency,
+            stderr: self.stderr(),
+            records,
+            pbrain_ok: false,
+        })
+    }
 }
 
 /// Options of `quartet match dots` (the general form only).
@@ -158,7 +173,7 @@ struct DotsMatchArgs {
     #[arg(long, default_value = "5x5")]
     boardsize: String,
     #[command(flatten)]
-    clock: OthelloMatchArgs,
+    clock: GeneralMatchArgs,
 }
 
 /// `quartet match dots --engine ... --engine ...`.
@@ -182,7 +197,7 @@ fn run_dots(a: DotsMatchArgs) -> Result<(), String> {
             None => g,
         }
     };
-    let common = clock_options(&o)?;
+    let common = o.process.common(o.time_per_move, None)?;
     let title = format!("dots {cols}x{rows}");
     run_general(title, "dots", new_game, o.tourney, common)
 }
@@ -196,7 +211,7 @@ struct GomokuMatchArgs {
     #[arg(long, default_value = "freestyle")]
     rule: String,
     #[command(flatten)]
-    clock: OthelloMatchArgs,
+    clock: GeneralMatchArgs,
 }
 
 /// `quartet match gomoku --engine ... --engine ...`.
@@ -209,7 +224,7 @@ fn run_gomoku(a: GomokuMatchArgs) -> Result<(), String> {
     let new_game = move || GomokuReferee::new(size, rule, &[]).expect("size checked above");
     let common = Common {
         pbrain_ok: true,
-        ..clock_options(&o)?
+        ..o.process.common(o.time_per_move, None)?
     };
     let title = format!("gomoku {size}x{size} {}", rule.name());
     run_general(title, "sgf", new_game, o.tourney, common)
@@ -229,18 +244,7 @@ fn run_go_general(a: GoMatchArgs) -> Result<(), String> {
             None => g,
         }
     };
-    let common = Common {
-        time_per_move: limit("--time-per-move", a.time_per_move)?,
-        margin: seconds("--time-margin", a.time_margin)?,
-        hang_timeout: seconds("--hang-timeout", a.hang_timeout)?,
-        concurrency: a.concurrency,
-        stderr: a
-            .engine_stderr
-            .clone()
-            .map_or(StderrTarget::Null, StderrTarget::File),
-        records: a.sgf_dir.clone(),
-        pbrain_ok: false,
-    };
+    let common = a.process.common(a.time_per_move, a.sgf_dir.clone())?;
     let title = format!("go {size}x{size} komi {komi}");
     run_general(title, "sgf", new_game, a.tourney, common)
 }
@@ -300,16 +304,13 @@ fn run_go(a: GoMatchArgs) -> Result<(), String> {
             },
         ],
         games: a.games,
-        concurrency: a.concurrency,
-        margin: seconds("--time-margin", a.time_margin)?,
-        hang_timeout: seconds("--hang-timeout", a.hang_timeout)?,
+        concurrency: a.process.concurrency,
+        margin: a.process.margin()?,
+        hang_timeout: a.process.hang_timeout()?,
         command_timeout: Duration::from_secs(10),
         record_dir: a.sgf_dir.clone(),
         record_extension: "sgf".into(),
-        stderr: a
-            .engine_stderr
-            .clone()
-            .map_or(StderrTarget::Null, StderrTarget::File),
+        stderr: a.process.stderr(),
     };
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     let runtime = tokio::runtime::Builder::new_multi_thread()
