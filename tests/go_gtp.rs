@@ -2,9 +2,7 @@
 //! regression file under protocols/.
 mod common;
 
-use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_quartet");
 
@@ -176,23 +174,9 @@ loadsgf {}\nloadsgf /nonexistent/file.sgf\nprintsgf\n",
 
 #[test]
 fn two_threads_and_a_tiny_clock_still_answer_legal_moves() {
-    let mut child = Command::new(BIN)
-        .args(["go", "--threads", "2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     let input = b"boardsize 9\ntime_settings 1 0 0\ngenmove b\ntime_left w 0.05 0\ngenmove w\ngenmove b\nquit\n";
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert!(child.wait().unwrap().success());
+    let (out, code) = common::session::run(&["go", "--threads", "2"], input);
+    assert_eq!(code, 0);
     let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
     assert_eq!(answers.len(), 7, "{out}");
     for a in [answers[2], answers[4], answers[5]] {

@@ -2,7 +2,7 @@
 //! extension and bad input) and Gomocup pbrain transcripts (CR LF, BOARD, TAKEBACK, END).
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -223,26 +223,8 @@ fn started_as_pbrain_quartet_it_speaks_pbrain() {
     let link = dir.join("pbrain-quartet");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(BIN, &link).unwrap();
-    let mut child = Command::new(&link)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"START 15\nBEGIN\nEND\n")
-        .unwrap();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert!(child.wait().unwrap().success());
+    let (out, code) = common::session::run_program(&link, &[], b"START 15\nBEGIN\nEND\n");
+    assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out, "OK\n7,7\n");
 }
