@@ -11,7 +11,7 @@ pub struct GomokuArgs {
     #[arg(long)]
     pub pbrain: bool,
     /// Candidate moves searched per node (the paper's width).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 10)]
     pub width: usize,
     /// Deepest search iteration (the paper's depth); the clock may stop earlier.
     #[arg(long, default_value_t = 64)]
@@ -34,7 +34,7 @@ impl Default for GomokuArgs {
     fn default() -> Self {
         GomokuArgs {
             pbrain: true,
-            width: 8,
+            width: 10,
             depth: 64,
             no_threats: false,
             move_time: 1.0,

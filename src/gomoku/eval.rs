@@ -13,7 +13,16 @@ use crate::color::Color;
 pub struct Cand {
     pub p: Point,
     pub score: i32,
+    /// [`THREAT_OWN`] and [`THREAT_OPP`] bits.
+    pub threat: u8,
 }
+
+/// The mover makes a four here (the cell lies in a window of three of its stones and none
+/// of the opponent's).
+pub const THREAT_OWN: u8 = 1;
+/// The cell lies in a window of three opponent stones and none of the mover's: playing it
+/// breaks that window.
+pub const THREAT_OPP: u8 = 2;
 
 /// What one scan of the candidate points found besides the scores.
 #[derive(Clone, Copy, Debug, Default)]
@@ -23,6 +32,21 @@ pub struct Scan {
     /// Points where the opponent would make a winning five (distinct, at most 4 kept).
     pub blocks: [Point; 4],
     pub n_blocks: usize,
+    /// The opponent has a point that gives it two five-points at once (an open four or a
+    /// double four: two of its three-stone windows through one empty cell). Unless the
+    /// mover has a four to play, it must break one of those windows now, so only
+    /// [`THREAT_OWN`] and [`THREAT_OPP`] moves can hold.
+    pub opp_double: bool,
+}
+
+/// Keeps only the moves that may answer an opponent's double threat (see
+/// [`Scan::opp_double`]): own fours and cells breaking the opponent's three-stone windows.
+/// A superset of the real defences (every real defence breaks one of the windows through
+/// the double point, or makes a four). Leaves `out` unchanged if nothing would be left.
+pub fn keep_defences(out: &mut Vec<Cand>) {
+    if out.iter().any(|m| m.threat != 0) {
+        out.retain(|m| m.threat != 0);
+    }
 }
 
 /// Scores every empty point next to a stone (within 2 cells) for `c` to move into `out`
@@ -36,21 +60,33 @@ pub fn scan(b: &mut Board, c: Color, out: &mut Vec<Cand>) -> Scan {
         out.push(Cand {
             p: b.point(m, m),
             score: 1,
+            threat: 0,
         });
         return s;
     }
     let dirs = b.dirs();
     let renju_black = b.rule() == Rule::Renju && c == Color::Black;
+    // Candidates lie within 2 cells of a stone, so inside the stones' box widened by 2.
     let n = b.size();
-    for r in 0..n {
-        for col in 0..n {
+    let ((c0, c1), (r0, r1)) = b.stone_box().expect("stones on the board");
+    for r in r0.saturating_sub(2)..(r1 + 3).min(n) {
+        for col in c0.saturating_sub(2)..(c1 + 3).min(n) {
             let p = b.point(col, r);
             if !b.is_empty(p) || !b.near(p) {
                 continue;
             }
             let score = b.point_score(p, c);
-            let own4 = b.fours_at(p, c) > 0;
-            let opp4 = b.fours_at(p, c.opponent()) > 0;
+            let own = b.patterns(p, c);
+            let opp = b.patterns(p, c.opponent());
+            let own4 = own >> 24 != 0;
+            let opp4 = opp >> 24 != 0;
+            let opp3 = (opp >> 16) & 0xff;
+            s.opp_double |= opp3 >= 2;
+            let threat = if (own >> 16) & 0xff != 0 {
+                THREAT_OWN
+            } else {
+                0
+            } | if opp3 != 0 { THREAT_OPP } else { 0 };
             if own4 && s.win.is_none() && b.makes_five(p, c) {
                 s.win = Some(p);
             }
@@ -65,7 +101,7 @@ pub fn scan(b: &mut Board, c: Color, out: &mut Vec<Cand>) -> Scan {
             {
                 continue;
             }
-            out.push(Cand { p, score });
+            out.push(Cand { p, score, threat });
         }
     }
     s
@@ -88,7 +124,11 @@ fn busy_dirs(b: &Board, p: Point, dirs: &[isize; 4]) -> u32 {
 /// is its turn to extend them.
 #[inline]
 pub fn evaluate(b: &Board, c: Color) -> i32 {
-    let own = b.eval_sum(c);
-    let other = b.eval_sum(c.opponent());
+    evaluate_sums(b.eval_sum(c), b.eval_sum(c.opponent()))
+}
+
+/// [`evaluate`] from the mover's and the opponent's window sums.
+#[inline]
+pub fn evaluate_sums(own: i32, other: i32) -> i32 {
     own + own / 4 - other
 }

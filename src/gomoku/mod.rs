@@ -11,5 +11,7 @@ pub mod renju;
 #[cfg(test)]
 mod rule_tests;
 pub mod search;
+#[cfg(test)]
+mod search_tests;
 pub mod threats;
 pub mod tt;
