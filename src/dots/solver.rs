@@ -45,6 +45,15 @@ struct Entry {
 /// ones near the root, which an exact solve probes again and again across MTD(f) passes.
 type Bucket = [Entry; 2];
 
+/// Where a position lives in the table.
+#[derive(Clone, Copy, Default)]
+struct Probe {
+    key: u64,
+    /// The symmetry that maps the position to its canonical form.
+    sym: usize,
+    slot: usize,
+}
+
 enum Capture {
     None,
     Free(u8),
@@ -71,6 +80,8 @@ pub struct Solver {
     /// The canonical key fits in a u64 exactly.
     exact_keys: bool,
     memo: LoonyMemo,
+    /// The key of the next quiet child, computed by its parent (see `search_quiet`).
+    pending: Option<Probe>,
     pub nodes: u64,
     stop: Option<StopToken>,
     deadline: Option<Instant>,
@@ -125,6 +136,7 @@ impl Solver {
             tt: vec![Bucket::default(); 1 << tt_bits.saturating_sub(1)],
             exact_keys: n <= 63,
             memo: LoonyMemo::default(),
+            pending: None,
             nodes: 0,
             stop: None,
             deadline: None,
@@ -271,6 +283,7 @@ impl Solver {
     /// Value for the side to move, within the window (fail-soft).
     pub fn search(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
         self.nodes += 1;
+        let pending = self.pending.take();
         if self.check_stop() {
             return 0;
         }
@@ -289,7 +302,7 @@ impl Solver {
         };
         let (a, b) = (alpha - gained, beta - gained);
         let v = match cap {
-            Capture::None => self.search_quiet(a, b, depth),
+            Capture::None => self.search_quiet(a, b, depth, pending.filter(|_| n == 0)),
             Capture::Decision(take, deal) => {
                 let c = self.apply(take);
                 let mut best = c + self.search(a - c, b - c, depth);
@@ -436,7 +449,57 @@ impl Solver {
         skip
     }
 
-    fn search_quiet(&mut self, mut alpha: i32, mut beta: i32, depth: u8) -> i32 {
+    /// The table key, symmetry and slot of the drawn set `drawn`.
+    #[inline]
+    fn key_of(&self, drawn: u128) -> Probe {
+        let (key, s) = self.sym.canonical(drawn);
+        let key = if self.exact_keys {
+            key as u64 | 1 << 63
+        } else {
+            (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x2545_F491_4F6C_DD1D) | 1
+        };
+        let bits = self.tt.len().trailing_zeros();
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+        Probe { key, sym: s, slot }
+    }
+
+    #[inline]
+    fn lookup(&self, p: &Probe) -> Option<Entry> {
+        self.tt[p.slot].iter().find(|en| en.key == p.key).copied()
+    }
+
+    /// Asks the memory system for a bucket that will be read soon, so the misses of all
+    /// children of a node overlap instead of following one another.
+    #[inline]
+    fn prefetch(&self, slot: usize) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint and never faults; the address is in the table.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch(self.tt.as_ptr().add(slot).cast::<i8>(), _MM_HINT_T0);
+        }
+    }
+
+    /// Searches child `m` (a quiet move) and folds it into `best`; true on a cutoff.
+    #[inline]
+    fn try_move(&mut self, m: u8, alpha: i32, beta: i32, depth: u8, best: &mut (i32, u8)) -> bool {
+        self.apply(m);
+        let v = -self.search(-beta, -alpha.max(best.0), depth);
+        self.undo(m);
+        if v > best.0 {
+            *best = (v, m);
+        }
+        best.0 >= beta
+    }
+
+    /// `pending`: this position's table address if the parent computed it already.
+    fn search_quiet(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u8,
+        pending: Option<Probe>,
+    ) -> i32 {
         if self.drawn == self.full {
             return 0;
         }
@@ -450,17 +513,9 @@ impl Solver {
             self.hit_horizon = true;
             return self.evaluate();
         }
-        let (key, s) = self.sym.canonical(self.drawn);
-        let key = if self.exact_keys {
-            key as u64 | 1 << 63
-        } else {
-            (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x2545_F491_4F6C_DD1D) | 1
-        };
-        let bits = self.tt.len().trailing_zeros();
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+        let here = pending.unwrap_or_else(|| self.key_of(self.drawn));
         let mut hint = u8::MAX;
-        let bucket = self.tt[slot];
-        if let Some(entry) = bucket.iter().find(|en| en.key == key) {
+        if let Some(entry) = self.lookup(&here) {
             if entry.depth >= depth {
                 let (lo, hi) = (entry.lower as i32, entry.upper as i32);
                 if lo >= beta || lo == hi {
@@ -473,7 +528,7 @@ impl Solver {
                 beta = beta.min(hi);
             }
             if entry.mv != u8::MAX {
-                let m = self.sym.map_edge(s, entry.mv as usize, false) as u8;
+                let m = self.sym.map_edge(here.sym, entry.mv as usize, false) as u8;
                 if undrawn >> m & 1 != 0 {
                     hint = m;
                 }
@@ -481,8 +536,10 @@ impl Solver {
         }
         let alpha0 = alpha;
         let child_depth = if depth == EXACT { EXACT } else { depth - 1 };
-        let mut best = i32::MIN;
-        let mut best_move = u8::MAX;
+        let mut best = (i32::MIN, u8::MAX);
+        // Moves skipped because the table bounds them at or below the window: the largest
+        // such bound, still owed to a fail-low result.
+        let mut skipped_upper = i32::MIN;
         // Edges next to a two-sided box give it a third side (no box has three here).
         let mut unsafe_edges = 0u128;
         let mut two = self.by_sides[2];
@@ -491,42 +548,88 @@ impl Solver {
             two &= two - 1;
         }
         unsafe_edges &= undrawn;
-        // Pass 0: the hint; pass 1: safe moves; pass 2: moves that give a box a third side,
-        // without the dominated ones (computed only when this pass is reached).
-        'passes: for pass in 0..3 {
-            let allowed = match pass {
-                0 => 0,
-                1 => undrawn & !unsafe_edges,
-                _ => unsafe_edges & !self.dominated_sacrifices(),
-            };
-            for i in 0..self.order.len() {
-                let m = if pass == 0 {
-                    if i > 0 || hint == u8::MAX {
-                        break;
-                    }
-                    hint
-                } else {
-                    let m = self.order[i];
-                    if allowed >> m & 1 == 0 || m == hint || self.twins[m as usize] & undrawn != 0 {
-                        continue;
-                    }
-                    m
-                };
-                self.apply(m);
-                let v = -self.search(-beta, -alpha.max(best), child_depth);
-                self.undo(m);
+        'moves: {
+            // The table's move first.
+            if hint != u8::MAX {
+                let cut = self.try_move(hint, alpha, beta, child_depth, &mut best);
                 if self.stopped {
                     return 0;
                 }
-                if v > best {
-                    best = v;
-                    best_move = m;
-                    if best >= beta {
-                        break 'passes;
+                if cut {
+                    break 'moves;
+                }
+            }
+            // Safe moves, centre first. Their children are quiet positions whose keys are
+            // known now: prefetch all their buckets, then let any stored bound decide a
+            // child without a search (enhanced transposition cutoff).
+            let safe = undrawn & !unsafe_edges;
+            let mut moves = [0u8; 128];
+            let mut probes = [Probe::default(); 128];
+            let mut k = 0;
+            for &m in &self.order {
+                if safe >> m & 1 != 0 && m != hint && self.twins[m as usize] & undrawn == 0 {
+                    let p = self.key_of(self.drawn | 1 << m);
+                    self.prefetch(p.slot);
+                    moves[k] = m;
+                    probes[k] = p;
+                    k += 1;
+                }
+            }
+            let mut open = [true; 128];
+            for i in 0..k {
+                let Some(en) = self.lookup(&probes[i]) else {
+                    continue;
+                };
+                if en.depth < child_depth {
+                    continue;
+                }
+                let (lo, hi) = (-(en.upper as i32), -(en.lower as i32));
+                if en.upper < 127 && lo > best.0 {
+                    best = (lo, moves[i]);
+                    if best.0 >= beta {
+                        break 'moves;
                     }
+                }
+                if en.lower > -127 && hi <= alpha.max(best.0) {
+                    open[i] = false;
+                    skipped_upper = skipped_upper.max(hi);
+                }
+            }
+            for i in 0..k {
+                if !open[i] {
+                    continue;
+                }
+                self.pending = Some(probes[i]);
+                let cut = self.try_move(moves[i], alpha, beta, child_depth, &mut best);
+                if self.stopped {
+                    return 0;
+                }
+                if cut {
+                    break 'moves;
+                }
+            }
+            // Moves that give a box a third side, without the dominated ones.
+            let risky = unsafe_edges & !self.dominated_sacrifices();
+            for i in 0..self.order.len() {
+                let m = self.order[i];
+                if risky >> m & 1 == 0 || m == hint || self.twins[m as usize] & undrawn != 0 {
+                    continue;
+                }
+                let cut = self.try_move(m, alpha, beta, child_depth, &mut best);
+                if self.stopped {
+                    return 0;
+                }
+                if cut {
+                    break 'moves;
                 }
             }
         }
+        let (best, best_move) = best;
+        let best = if best <= alpha0 {
+            best.max(skipped_upper)
+        } else {
+            best
+        };
         let (lower, upper) = if best <= alpha0 {
             (-127, best)
         } else if best >= beta {
@@ -536,16 +639,20 @@ impl Solver {
         };
         let work = undrawn.count_ones() as u8;
         let entry = Entry {
-            key,
+            key: here.key,
             lower: lower as i8,
             upper: upper as i8,
             depth,
-            mv: self.sym.map_edge(s, best_move as usize, true) as u8,
+            mv: if best_move == u8::MAX {
+                u8::MAX
+            } else {
+                self.sym.map_edge(here.sym, best_move as usize, true) as u8
+            },
             work,
         };
-        let b = &mut self.tt[slot];
-        if b[0].key == key || work >= b[0].work {
-            if b[0].key != key && b[0].key != 0 {
+        let b = &mut self.tt[here.slot];
+        if b[0].key == here.key || work >= b[0].work {
+            if b[0].key != here.key && b[0].key != 0 {
                 b[1] = b[0];
             }
             b[0] = entry;
