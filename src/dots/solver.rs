@@ -15,68 +15,23 @@
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
+use super::table::{Address, Table};
 use super::Board;
 use crate::search::StopToken;
 use std::mem::MaybeUninit;
 use std::time::Instant;
 
 /// Depth meaning "search to the end": never decremented, never evaluated.
-pub const EXACT: u8 = u8::MAX;
+pub use super::table::EXACT;
 /// The solver keeps the drawn edges in one u128 with a marker bit.
 pub const MAX_SOLVER_EDGES: usize = 127;
 
-/// 16 bytes. The key is the canonical drawn set itself plus a marker bit (so the empty
-/// board differs from an empty slot) whenever it fits in 63 bits (every board up to 5x5,
-/// 60 edges), so lookups are exact; bigger boards, searched only depth-limited in play,
-/// store a 64-bit fold of it.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    lower: i8,
-    upper: i8,
-    depth: u8,
-    /// Best move in the canonical frame, `u8::MAX` if none.
-    mv: u8,
-    /// Undrawn edges at the entry: the size of the subtree it saves, for replacement.
-    work: u8,
-}
-
-/// Two entries per bucket: slot 0 keeps the entry with the most work below it, slot 1
-/// always takes the newest. Small subtrees near the leaves thus cannot flush the large
-/// ones near the root, which an exact solve probes again and again across MTD(f) passes.
-type Bucket = [Entry; 2];
-
-/// Where a position lives in the table.
+/// Where a position lives in the table, and the symmetry that maps it to its canonical
+/// form (for the stored best move).
 #[derive(Clone, Copy, Default)]
 struct Probe {
-    key: u64,
-    /// The symmetry that maps the position to its canonical form.
+    addr: Address,
     sym: usize,
-    slot: usize,
-}
-
-/// A zeroed table, backed by transparent huge pages where the kernel offers them. Every
-/// table probe is a cache miss, and with 4 KB pages also a TLB miss whose page walk even
-/// a prefetch waits for; 2 MB pages remove most of those on tables of hundreds of MB.
-fn new_table(len: usize) -> Vec<Bucket> {
-    let mut t: Vec<Bucket> = Vec::with_capacity(len);
-    #[cfg(target_os = "linux")]
-    {
-        // madvise wants page-aligned ranges: advise the 2 MB-aligned interior.
-        const HUGE: usize = 2 << 20;
-        let start = t.as_ptr() as usize;
-        let end = start + len * std::mem::size_of::<Bucket>();
-        let (lo, hi) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-        if lo < hi {
-            // SAFETY: the range lies inside `t`'s own allocation, which nothing has
-            // touched yet; madvise only changes how its pages are backed.
-            unsafe {
-                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    t.resize(len, Bucket::default());
-    t
 }
 
 enum Capture {
@@ -101,9 +56,7 @@ pub struct Solver {
     /// the first undrawn one of a box is generated.
     twins: Vec<u128>,
     sym: Symmetries,
-    tt: Vec<Bucket>,
-    /// The canonical key fits in a u64 exactly.
-    exact_keys: bool,
+    tt: Table,
     memo: LoonyMemo,
     /// The key of the next quiet child, computed by its parent (see `search_quiet`).
     pending: Option<Probe>,
@@ -158,8 +111,7 @@ impl Solver {
             box_mask,
             order,
             twins,
-            tt: new_table(1 << tt_bits.saturating_sub(1)),
-            exact_keys: n <= 63,
+            tt: Table::new(tt_bits, n),
             memo: LoonyMemo::default(),
             pending: None,
             nodes: 0,
@@ -474,34 +426,13 @@ impl Solver {
         skip
     }
 
-    /// The table key, symmetry and slot of the drawn set `drawn`.
+    /// The table address of the drawn set `drawn`.
     #[inline]
     fn key_of(&self, drawn: u128) -> Probe {
-        let (key, s) = self.sym.canonical(drawn);
-        let key = if self.exact_keys {
-            key as u64 | 1 << 63
-        } else {
-            (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x2545_F491_4F6C_DD1D) | 1
-        };
-        let bits = self.tt.len().trailing_zeros();
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
-        Probe { key, sym: s, slot }
-    }
-
-    #[inline]
-    fn lookup(&self, p: &Probe) -> Option<Entry> {
-        self.tt[p.slot].iter().find(|en| en.key == p.key).copied()
-    }
-
-    /// Asks the memory system for a bucket that will be read soon, so the misses of all
-    /// children of a node overlap instead of following one another.
-    #[inline]
-    fn prefetch(&self, slot: usize) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint and never faults; the address is in the table.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.tt.as_ptr().add(slot).cast::<i8>(), _MM_HINT_T0);
+        let (key, sym) = self.sym.canonical(drawn);
+        Probe {
+            addr: self.tt.address(key),
+            sym,
         }
     }
 
@@ -540,9 +471,9 @@ impl Solver {
         }
         let here = pending.unwrap_or_else(|| self.key_of(self.drawn));
         let mut hint = u8::MAX;
-        if let Some(entry) = self.lookup(&here) {
+        if let Some(entry) = self.tt.get(&here.addr) {
             if entry.depth >= depth {
-                let (lo, hi) = (entry.lower as i32, entry.upper as i32);
+                let (lo, hi) = (entry.lower, entry.upper);
                 if lo >= beta || lo == hi {
                     return lo;
                 }
@@ -552,8 +483,8 @@ impl Solver {
                 alpha = alpha.max(lo);
                 beta = beta.min(hi);
             }
-            if entry.mv != u8::MAX {
-                let m = self.sym.map_edge(here.sym, entry.mv as usize, false) as u8;
+            if let Some(mv) = entry.mv {
+                let m = self.sym.map_edge(here.sym, mv as usize, false) as u8;
                 if undrawn >> m & 1 != 0 {
                     hint = m;
                 }
@@ -595,7 +526,7 @@ impl Solver {
             for &m in &self.order {
                 if safe >> m & 1 != 0 && m != hint && self.twins[m as usize] & undrawn == 0 {
                     let p = self.key_of(self.drawn | 1 << m);
-                    self.prefetch(p.slot);
+                    self.tt.prefetch(&p.addr);
                     moves[k] = m;
                     probes[k].write(p);
                     k += 1;
@@ -605,13 +536,13 @@ impl Solver {
             let probe = |i: usize| unsafe { probes[i].assume_init() };
             let mut closed = 0u128;
             for (i, &m) in moves[..k].iter().enumerate() {
-                let Some(en) = self.lookup(&probe(i)) else {
+                let Some(en) = self.tt.get(&probe(i).addr) else {
                     continue;
                 };
                 if en.depth < child_depth {
                     continue;
                 }
-                let (lo, hi) = (-(en.upper as i32), -(en.lower as i32));
+                let (lo, hi) = (-en.upper, -en.lower);
                 if en.upper < 127 && lo > best.0 {
                     best = (lo, m);
                     if best.0 >= beta {
@@ -658,35 +589,12 @@ impl Solver {
         } else {
             best
         };
-        let (lower, upper) = if best <= alpha0 {
-            (-127, best)
-        } else if best >= beta {
-            (best, 127)
+        let mv = if best_move == u8::MAX {
+            u8::MAX
         } else {
-            (best, best)
+            self.sym.map_edge(here.sym, best_move as usize, true) as u8
         };
-        let work = undrawn.count_ones() as u8;
-        let entry = Entry {
-            key: here.key,
-            lower: lower as i8,
-            upper: upper as i8,
-            depth,
-            mv: if best_move == u8::MAX {
-                u8::MAX
-            } else {
-                self.sym.map_edge(here.sym, best_move as usize, true) as u8
-            },
-            work,
-        };
-        let b = &mut self.tt[here.slot];
-        if b[0].key == here.key || work >= b[0].work {
-            if b[0].key != here.key && b[0].key != 0 {
-                b[1] = b[0];
-            }
-            b[0] = entry;
-        } else {
-            b[1] = entry;
-        }
+        self.tt.put(&here.addr, best, alpha0, beta, depth, mv);
         best
     }
 
