@@ -18,8 +18,9 @@
 //!
 //! Measured (`quartet bench dots`, one thread, 2026-12-01, a 2-core machine at load 3-4):
 //! 3x4 3.55M nodes, 1.0 s CPU (5.66M, 1.6 s before the prefetching cutoffs); 4x4 value 0:
-//! 446M nodes, 197 s CPU (277 s wall) with the default 2^26 entries (512 MB); 402M, 178 s
-//! CPU with `--tt-bits 27`. Before: 1.31G nodes, 522 s with 2^25 16-byte entries.
+//! 446M nodes, 181 s CPU (272 s wall at load 5) with the default 2^26 entries (512 MB);
+//! 402M, 178 s CPU with `--tt-bits 27` (before the cheap child keys). Before all this:
+//! 1.31G nodes, 522 s with 2^25 16-byte entries.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
