@@ -85,19 +85,23 @@ pub struct BenchDotsArgs {
     /// Board to solve from empty, CxR boxes (3x3, 3x4, 4x4, ...).
     #[arg(long, default_value = "3x3")]
     pub solve: String,
-    /// log2 of the transposition-table entries (32 bytes each).
-    #[arg(long, default_value_t = 22)]
-    pub tt_bits: u32,
+    /// log2 of the transposition-table entries (8 bytes each). Default by board size:
+    /// edges - 9, within 16..=26 (3x4: 22 = 32 MB, 4x4: 26 = 512 MB).
+    #[arg(long)]
+    pub tt_bits: Option<u32>,
 }
 
 /// Solves the empty board and prints value, nodes, nodes/s and time.
 pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
     let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
-    if !(10..=28).contains(&args.tt_bits) {
-        return Err("--tt-bits must be in 10..=28".into());
+    let tt_bits = args
+        .tt_bits
+        .unwrap_or((geo.n_edges() as u32).saturating_sub(9).clamp(16, 26));
+    if !(10..=30).contains(&tt_bits) {
+        return Err("--tt-bits must be in 10..=30".into());
     }
     let board = Board::from_geometry(geo);
-    let mut solver = Solver::new(&board, args.tt_bits).ok_or("board too large for the solver")?;
+    let mut solver = Solver::new(&board, tt_bits).ok_or("board too large for the solver")?;
     let start = Instant::now();
     let value = solver.solve();
     let secs = start.elapsed().as_secs_f64();

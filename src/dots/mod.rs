@@ -14,6 +14,7 @@ pub mod player;
 pub mod sau;
 pub mod solver;
 pub mod symmetry;
+pub mod table;
 
 pub use board::{Board, EdgeSet, MoveError};
 pub use geometry::Geometry;

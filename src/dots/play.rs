@@ -21,8 +21,8 @@ pub struct Choice {
     pub nodes: u64,
 }
 
-/// Transposition table size for play (2^20 entries of 32 bytes = 32 MB).
-pub const PLAY_TT_BITS: u32 = 20;
+/// Transposition table size for play (2^22 entries of 8 bytes = 32 MB).
+pub const PLAY_TT_BITS: u32 = 22;
 
 /// Picks a move for the side to move. Blocks until the search ends: at the first iteration
 /// boundary after `soft`, or at `hard` at the latest (both from the call). `None` only when
