@@ -1,9 +1,18 @@
 //! Move ordering for the table-backed levels of the solver: fastest-first with stability
 //! and parity tie-breaks, the table move first.
+use super::estimate::{eval_search, weights};
 use super::last_plies::odd_quadrants;
 use super::Solver;
 use crate::othello::bitboard::{flips, moves, neighbours, CORNERS};
 use crate::othello::board::Board;
+
+/// From this many empties on, moves are also ordered by a shallow evaluation search.
+pub(super) const EVAL_ORDER_EMPTIES: u32 = 16;
+/// Moves more than this many discs below alpha are not told apart by the ordering search.
+const SORT_WINDOW: i32 = 8;
+/// Ordering score per centi-disc of evaluation: one disc weighs as much as one opponent
+/// move of mobility (`1 << 15`). Measured: a third or three times this order worse.
+const EVAL_WEIGHT: i32 = 328;
 
 /// Move + flips + ordering score, kept on the stack.
 #[derive(Clone, Copy, Default)]
@@ -52,6 +61,26 @@ impl Solver {
             count += 1;
         }
         count
+    }
+
+    /// Adds a shallow evaluation search of each move to its ordering score (positions with
+    /// `EVAL_ORDER_EMPTIES` or more empties). Fastest-first alone sends the search down
+    /// many refutations that a 2-5 ply look with the evaluation rejects: on FFO #41-#47
+    /// this cut the exact-search nodes from 2.74 G to 0.69 G.
+    ///
+    /// The search runs to depth `(n - 7) / 3` (Edax's rule shifted by two plies: measured
+    /// best), in a window that only separates moves within `SORT_WINDOW` discs below
+    /// `alpha`: worse ones are all losing and their order hardly matters.
+    pub(super) fn order_by_eval(&mut self, b: &Board, list: &mut [Move], alpha: i32) {
+        let n = b.empties().count_ones();
+        let depth = n.saturating_sub(7) / 3;
+        let beta = -(alpha - SORT_WINDOW).max(-64) * 100;
+        let w = weights();
+        for m in list.iter_mut() {
+            let next = b.play_flips(m.sq as usize, m.flips);
+            let e = eval_search(w, &next, depth, -100_000, beta, &mut self.sort_nodes);
+            m.score -= e * EVAL_WEIGHT;
+        }
     }
 }
 

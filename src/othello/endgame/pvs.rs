@@ -1,4 +1,5 @@
 //! Table-backed principal-variation search for positions with more than `SHALLOW` empties.
+use super::order::EVAL_ORDER_EMPTIES;
 use super::order::{pick, Move};
 use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW};
 use crate::othello::bitboard::moves;
@@ -81,10 +82,20 @@ impl Solver {
                 }
             }
         }
+        // The evaluation ordering is the costly part of a node: with a legal table move,
+        // which usually cuts, it waits until that move has failed to.
+        let eval_order = n >= EVAL_ORDER_EMPTIES;
+        let tt_first = tt_move.is_some_and(|t| mv >> t & 1 != 0);
+        if eval_order && !tt_first {
+            self.order_by_eval(&b, &mut list[..count], alpha);
+        }
         let orig_alpha = alpha;
         let mut best_score = -65;
         let mut best_sq = list[0].sq;
         for i in 0..count {
+            if i == 1 && eval_order && tt_first {
+                self.order_by_eval(&b, &mut list[1..count], alpha);
+            }
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
