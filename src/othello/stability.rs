@@ -12,6 +12,7 @@ const ROW_1: u64 = 0xff;
 const ROW_8: u64 = 0xff << 56;
 const EDGE: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
 
+#[cfg(test)]
 const fn diag_masks(anti: bool) -> [u64; 15] {
     let mut m = [0u64; 15];
     let mut sq = 0;
@@ -24,35 +25,83 @@ const fn diag_masks(anti: bool) -> [u64; 15] {
     m
 }
 
-/// Lines along a1-h8 (step 9) and h1-a8 (step 7).
+/// Lines along a1-h8 (step 9) and h1-a8 (step 7), for the reference in the tests.
+#[cfg(test)]
 static DIAG9: [u64; 15] = diag_masks(false);
+#[cfg(test)]
 static DIAG7: [u64; 15] = diag_masks(true);
+
+/// Squares `x` whose square `k` steps away in direction `(dc, dr)` is off the board.
+const fn off_board(dc: i32, dr: i32, k: i32) -> u64 {
+    let mut m = 0u64;
+    let mut sq = 0;
+    while sq < 64 {
+        let c = sq % 8 + k * dc;
+        let r = sq / 8 + k * dr;
+        if c < 0 || c > 7 || r < 0 || r > 7 {
+            m |= 1u64 << sq;
+        }
+        sq += 1;
+    }
+    m
+}
+
+/// One direction: the bit offset of a step and the off-board masks for 1, 2 and 4 steps.
+struct Dir {
+    step: i32,
+    off: [u64; 3],
+}
+
+const fn dir(dc: i32, dr: i32) -> Dir {
+    Dir {
+        step: 8 * dr + dc,
+        off: [
+            off_board(dc, dr, 1),
+            off_board(dc, dr, 2),
+            off_board(dc, dr, 4),
+        ],
+    }
+}
+
+/// The eight directions, opposite ones side by side; pairs are the axes in the order
+/// horizontal, vertical, step 9, step 7.
+static DIRS: [Dir; 8] = [
+    dir(1, 0),
+    dir(-1, 0),
+    dir(0, 1),
+    dir(0, -1),
+    dir(1, 1),
+    dir(-1, -1),
+    dir(-1, 1),
+    dir(1, -1),
+];
+
+/// `bits` moved so that square `x` reads square `x + step`.
+#[inline(always)]
+fn read(bits: u64, step: i32) -> u64 {
+    if step > 0 {
+        bits >> step
+    } else {
+        bits << -step
+    }
+}
+
+/// Squares from which every square up to the edge in direction `d` is filled: doubling
+/// (1, 2, 4 steps), where a step past the edge counts as filled. No wrap-around can leak
+/// in: a square whose k-step target is off the board takes the mask, not the shifted bit.
+#[inline(always)]
+fn filled_to_edge(filled: u64, d: &Dir) -> u64 {
+    let f1 = filled & (read(filled, d.step) | d.off[0]);
+    let f2 = f1 & (read(f1, 2 * d.step) | d.off[1]);
+    f2 & (read(f2, 4 * d.step) | d.off[2])
+}
 
 /// Squares lying on full lines, per direction: (horizontal, vertical, step-9, step-7).
 #[inline]
 fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
-    let mut h = 0u64;
-    for r in 0..8 {
-        if (filled >> (8 * r)) & 0xff == 0xff {
-            h |= 0xff << (8 * r);
-        }
-    }
-    let mut c = filled;
-    c &= c >> 32;
-    c &= c >> 16;
-    c &= c >> 8;
-    let v = (c & 0xff).wrapping_mul(FILE_A);
-    let mut d9 = 0;
-    let mut d7 = 0;
-    for k in 0..15 {
-        if filled & DIAG9[k] == DIAG9[k] {
-            d9 |= DIAG9[k];
-        }
-        if filled & DIAG7[k] == DIAG7[k] {
-            d7 |= DIAG7[k];
-        }
-    }
-    (h, v, d9, d7)
+    let axis =
+        |a: usize| filled_to_edge(filled, &DIRS[2 * a]) & filled_to_edge(filled, &DIRS[2 * a + 1]);
+    (axis(0), axis(1), axis(2), axis(3))
 }
 
 /// Stable discs of the owner of `me` (the other discs being `other`).
@@ -81,6 +130,52 @@ pub fn stable(me: u64, other: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::othello::board::Board;
+
+    /// Line by line, the reference for `full_lines`.
+    fn full_lines_ref(filled: u64) -> (u64, u64, u64, u64) {
+        let mut h = 0u64;
+        for r in 0..8 {
+            if (filled >> (8 * r)) & 0xff == 0xff {
+                h |= 0xff << (8 * r);
+            }
+        }
+        let mut c = filled;
+        c &= c >> 32;
+        c &= c >> 16;
+        c &= c >> 8;
+        let v = (c & 0xff).wrapping_mul(FILE_A);
+        let mut d9 = 0;
+        let mut d7 = 0;
+        for k in 0..15 {
+            if filled & DIAG9[k] == DIAG9[k] {
+                d9 |= DIAG9[k];
+            }
+            if filled & DIAG7[k] == DIAG7[k] {
+                d7 |= DIAG7[k];
+            }
+        }
+        (h, v, d9, d7)
+    }
+
+    #[test]
+    fn full_lines_match_the_line_by_line_reference() {
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(9);
+        for i in 0..20000 {
+            // Dense boards, so that full lines are common.
+            let filled = match i % 3 {
+                0 => rng.gen::<u64>() | rng.gen::<u64>() | rng.gen::<u64>(),
+                1 => !(rng.gen::<u64>() & rng.gen::<u64>() & rng.gen::<u64>() & rng.gen::<u64>()),
+                _ => rng.gen::<u64>(),
+            };
+            assert_eq!(full_lines(filled), full_lines_ref(filled), "{filled:#x}");
+        }
+        assert_eq!(
+            full_lines(u64::MAX),
+            (u64::MAX, u64::MAX, u64::MAX, u64::MAX)
+        );
+        assert_eq!(full_lines(0), (0, 0, 0, 0));
+    }
 
     #[test]
     fn corners_and_full_edge_runs_are_stable() {

@@ -1,0 +1,146 @@
+//! Table-backed principal-variation search for positions with more than `SHALLOW` empties.
+use super::order::EVAL_ORDER_EMPTIES;
+use super::order::{pick, Move};
+use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW};
+use crate::othello::bitboard::moves;
+use crate::othello::board::Board;
+use crate::othello::stability::stable;
+use std::time::Instant;
+
+impl Solver {
+    twin!(search, search_body, search_fast, search_plain, (b: Board, alpha: i32, beta: i32, n: u32));
+
+    /// Table-backed principal-variation search for positions with more than `SHALLOW`
+    /// empties; delegates below that.
+    #[inline(always)]
+    fn search_body<const F: bool>(
+        &mut self,
+        b: Board,
+        mut alpha: i32,
+        mut beta: i32,
+        n: u32,
+    ) -> i32 {
+        if n <= SHALLOW {
+            return self.shallow::<F>(b, alpha, beta, n, false);
+        }
+        self.nodes += 1;
+        // Compared with a threshold, not `nodes % k == 0`: this runs only at table nodes
+        // while the last plies add to `nodes` too, so a modulo test would hit by chance
+        // (about once per 40 M nodes, seconds late: two games were lost on time that way).
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            if self.stop.is_stopped() || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = true;
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        if alpha >= stability_threshold(n) {
+            let bound = 64 - 2 * stable(b.o, b.p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let entry = self.table.probe(&b);
+        let mut tt_move = None;
+        if let Some(e) = entry {
+            if e.empties as u32 == n {
+                let (lo, hi) = (e.lower as i32, e.upper as i32);
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+            tt_move = Some(e.best);
+        }
+        let mv = b.moves();
+        if mv == 0 {
+            if moves(b.o, b.p) == 0 {
+                return b.final_score();
+            }
+            return -self.search::<F>(b.pass(), -beta, -alpha, n);
+        }
+        let mut list = [Move::default(); 34];
+        let count = self.order(&b, mv, &mut list, tt_move);
+        if n >= ETC_EMPTIES {
+            // Enhanced transposition cut-off: a child whose stored upper bound already
+            // refutes beta from our side settles this node without searching.
+            for m in &list[..count] {
+                let next = b.play_flips(m.sq as usize, m.flips);
+                if let Some(e) = self.table.probe(&next) {
+                    if e.empties as u32 == n - 1 && -(e.upper as i32) >= beta {
+                        return -(e.upper as i32);
+                    }
+                }
+            }
+        }
+        // The evaluation ordering is the costly part of a node: with a legal table move,
+        // which usually cuts, it waits until that move has failed to.
+        let eval_order = n >= EVAL_ORDER_EMPTIES;
+        let tt_first = tt_move.is_some_and(|t| mv >> t & 1 != 0);
+        if eval_order && !tt_first {
+            self.order_by_eval(&b, &mut list[..count], alpha);
+        }
+        let orig_alpha = alpha;
+        let mut best_score = -65;
+        let mut best_sq = list[0].sq;
+        for i in 0..count {
+            if i == 1 && eval_order && tt_first {
+                self.order_by_eval(&b, &mut list[1..count], alpha);
+            }
+            pick(&mut list, i, count);
+            let m = list[i];
+            let next = b.play_flips(m.sq as usize, m.flips);
+            let mut v;
+            if i == 0 {
+                v = -self.search::<F>(next, -beta, -alpha, n - 1);
+            } else {
+                v = -self.search::<F>(next, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    v = -self.search::<F>(next, -beta, -v, n - 1);
+                }
+            }
+            if self.aborted {
+                return 0;
+            }
+            if v > best_score {
+                best_score = v;
+                best_sq = m.sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lo, hi) = if best_score >= beta {
+            (best_score, 64)
+        } else if best_score > orig_alpha {
+            (best_score, best_score)
+        } else {
+            (-64, best_score)
+        };
+        self.table.store(&b, lo, hi, best_sq, n);
+        best_score
+    }
+}
+
+/// Below this alpha the opponent cannot own enough stable discs to cut at `n` empties, so
+/// computing them is wasted (Edax's NWS_STABILITY_THRESHOLD).
+#[inline]
+pub(super) fn stability_threshold(n: u32) -> i32 {
+    const T: [i32; 24] = [
+        99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44,
+        46,
+    ];
+    T.get(n as usize).copied().unwrap_or(48)
+}

@@ -1,0 +1,100 @@
+//! The solver against an unpruned minimax, bounds, deadlines and the last-square count.
+use super::last_plies::last_one;
+use super::*;
+use crate::othello::board::Board;
+
+/// Plain minimax to the end, the independent reference for small positions.
+fn minimax(b: &Board, passed: bool) -> i32 {
+    let mut mv = b.moves();
+    if mv == 0 {
+        if passed {
+            return -b.pass().final_score();
+        }
+        return -minimax(&b.pass(), true);
+    }
+    let mut best = -65;
+    while mv != 0 {
+        let sq = mv.trailing_zeros() as usize;
+        mv &= mv - 1;
+        best = best.max(-minimax(&b.play(sq).unwrap(), false));
+    }
+    best
+}
+
+#[test]
+fn solver_agrees_with_minimax_near_the_end() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut solver = Solver::new(4);
+    let mut checked = 0;
+    while checked < 60 {
+        // Random game down to 9..=11 empties.
+        let target = rng.gen_range(9..=11);
+        let mut b = Board::start();
+        let mut over = false;
+        while b.empties().count_ones() > target {
+            let mv = b.moves();
+            if mv == 0 {
+                if b.is_game_over() {
+                    over = true;
+                    break;
+                }
+                b = b.pass();
+                continue;
+            }
+            let k = rng.gen_range(0..mv.count_ones());
+            let mut m = mv;
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            b = b.play(m.trailing_zeros() as usize).unwrap();
+        }
+        if over {
+            continue;
+        }
+        let exact = minimax(&b, false);
+        solver.mtd = checked % 2 == 0;
+        let s = solver.solve(&b);
+        assert_eq!(s.score, exact, "{}", b.to_obf(crate::color::Color::Black));
+        if let Some(sq) = s.best {
+            assert_eq!(-minimax(&b.play(sq).unwrap(), false), exact);
+        }
+        // Null-window probes bound the score on the right side.
+        let lo = solver.solve_window(&b, exact - 1, exact).score;
+        assert!(lo >= exact);
+        let hi = solver.solve_window(&b, exact, exact + 1).score;
+        assert!(hi <= exact);
+        checked += 1;
+    }
+}
+
+#[test]
+fn a_deadline_stops_a_long_solve_promptly() {
+    // FFO #46 (24 empties) takes seconds; a 50 ms deadline must end it at once.
+    let (b, _) = Board::from_obf(
+        "---XXX----OOOX----OOOXX--OOOOXXX--OOOOXX--OXOXXX--XXOO---XXXX-O-",
+        "X",
+    )
+    .unwrap();
+    let mut solver = Solver::new(8);
+    let t = Instant::now();
+    solver.set_limits(
+        StopToken::new(),
+        Some(t + std::time::Duration::from_millis(50)),
+    );
+    solver.solve(&b);
+    assert!(solver.was_aborted());
+    assert!(
+        t.elapsed() < std::time::Duration::from_millis(400),
+        "{:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn last_one_counts_flips_and_the_winner_takes_the_empty() {
+    // 63 black discs, a1 empty, white... nobody: black to move cannot flip anything.
+    assert_eq!(last_one(!1u64, 0), 64);
+    // White owns h8 and the rest is black's; white to move on a1 flips b2..g7.
+    assert_eq!(last_one(1u64 << 63, 0), 2 * (1 + 1 + 6) - 64);
+}
