@@ -4,7 +4,7 @@
 use super::go_referee::parse_go_score;
 use super::referee::{BadMove, EngineMove, Outcome, RefereeGame};
 use crate::color::Color;
-use crate::othello::bitboard::{parse_square, square_name};
+use crate::othello::bitboard::{nth_square, parse_square, square_name};
 use crate::othello::board::Board;
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -79,11 +79,7 @@ impl RefereeGame for OthelloReferee {
         if n == 0 {
             return None;
         }
-        let mut m = moves;
-        for _ in 0..rng.gen_range(0..n) {
-            m &= m - 1;
-        }
-        Some(m.trailing_zeros() as usize)
+        Some(nth_square(moves, rng.gen_range(0..n)))
     }
 
     fn parse_move(&self, color: Color, answer: &str) -> Result<EngineMove<usize>, BadMove> {

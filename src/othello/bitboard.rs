@@ -127,6 +127,16 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     f
 }
 
+/// The square of the `k`-th set bit of `set` (from a1), for drawing a random move with
+/// one random number. `k` must be below `set.count_ones()`.
+pub fn nth_square(set: u64, k: u32) -> usize {
+    let mut m = set;
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as usize
+}
+
 /// Squares 8-adjacent to any bit of `b` (edges do not wrap).
 #[inline]
 pub fn neighbours(b: u64) -> u64 {
@@ -184,6 +194,12 @@ pub fn parse_square(s: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nth_square_counts_set_bits_from_a1() {
+        let set = 1 << 2 | 1 << 5 | 1 << 63;
+        assert_eq!([0, 1, 2].map(|k| nth_square(set, k)), [2, 5, 63]);
+    }
 
     /// Slow reference: walk each direction square by square.
     fn flips_ref(p: u64, o: u64, sq: usize) -> u64 {

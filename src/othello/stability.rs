@@ -129,6 +129,7 @@ pub fn stable(me: u64, other: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::othello::bitboard::nth_square;
     use crate::othello::board::Board;
 
     /// Line by line, the reference for `full_lines`.
@@ -207,12 +208,8 @@ mod tests {
                 }
                 let sp = stable(b.p, b.o);
                 let so = stable(b.o, b.p);
-                let k = rng.gen_range(0..mv.count_ones());
-                let mut m = mv;
-                for _ in 0..k {
-                    m &= m - 1;
-                }
-                let n = b.play(m.trailing_zeros() as usize).unwrap();
+                let sq = nth_square(mv, rng.gen_range(0..mv.count_ones()));
+                let n = b.play(sq).unwrap();
                 // After the move `n.o` is the mover's discs.
                 assert_eq!(n.o & sp, sp);
                 assert_eq!(n.p & so, so);

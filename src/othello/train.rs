@@ -237,6 +237,7 @@ pub fn format_weights(stages: &[(u32, [f64; NF])], note: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::othello::bitboard::nth_square;
 
     #[test]
     fn recovers_known_weights_from_their_own_labels() {
@@ -253,12 +254,8 @@ mod tests {
                     b = b.pass();
                     continue;
                 }
-                let k = rng.gen_range(0..mv.count_ones());
-                let mut m = mv;
-                for _ in 0..k {
-                    m &= m - 1;
-                }
-                b = b.play(m.trailing_zeros() as usize).unwrap();
+                let sq = nth_square(mv, rng.gen_range(0..mv.count_ones()));
+                b = b.play(sq).unwrap();
             }
             let f = features(&b);
             let label = (0..NF).map(|i| truth[i] * f[i] as f64).sum();

@@ -1,6 +1,7 @@
 //! The solver against an unpruned minimax, bounds, deadlines and the last-square count.
 use super::last_plies::last_one;
 use super::*;
+use crate::othello::bitboard::nth_square;
 use crate::othello::board::Board;
 
 /// Plain minimax to the end, the independent reference for small positions.
@@ -42,12 +43,8 @@ fn solver_agrees_with_minimax_near_the_end() {
                 b = b.pass();
                 continue;
             }
-            let k = rng.gen_range(0..mv.count_ones());
-            let mut m = mv;
-            for _ in 0..k {
-                m &= m - 1;
-            }
-            b = b.play(m.trailing_zeros() as usize).unwrap();
+            let sq = nth_square(mv, rng.gen_range(0..mv.count_ones()));
+            b = b.play(sq).unwrap();
         }
         if over {
             continue;
