@@ -14,7 +14,7 @@ pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 ///
 /// Direction-wise shift propagation (a Kogge-Stone variant unrolled to the 6 steps a run of
 /// opponent discs can take); the edge masks stop horizontal and diagonal runs from wrapping.
-#[inline]
+#[inline(always)]
 pub fn moves(p: u64, o: u64) -> u64 {
     let empty = !(p | o);
     let inner = o & !(FILE_A | FILE_H);
@@ -99,7 +99,7 @@ static RAYS: [[u64; 8]; 64] = build_rays();
 /// bit of `ray & !o`; if it is ours, every ray square below it is a flipped opponent disc.
 /// Decreasing rays use the highest set bit symmetrically. No loops over discs, no tables
 /// beyond the 64x8 rays.
-#[inline]
+#[inline(always)]
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     let rays = &RAYS[sq];
     let mut f = 0u64;

@@ -163,6 +163,7 @@ impl Weights {
 }
 
 /// The feature vector of `b`, side to move minus opponent.
+#[inline(always)]
 pub fn features(b: &Board) -> [i32; NF] {
     let (p, o) = (b.p, b.o);
     let empty = b.empties();
@@ -197,6 +198,7 @@ pub fn features(b: &Board) -> [i32; NF] {
 }
 
 /// Static evaluation in centi-discs for the side to move.
+#[inline(always)]
 pub fn evaluate(w: &Weights, b: &Board) -> i32 {
     let f = features(b);
     let ws = &w.per_empties[(b.empties().count_ones() as usize).min(60)];

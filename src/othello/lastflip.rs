@@ -73,7 +73,7 @@ const fn build_diags() -> [[u64; 2]; 64] {
 /// A diagonal shorter than 8 squares is gathered by column, so its missing squares read as
 /// "opponent" at the ends of the byte, where a run of them never reaches a mover's disc:
 /// they flip nothing, as they should.
-#[inline]
+#[inline(always)]
 pub fn count_last_flip(p: u64, sq: usize) -> u32 {
     let (col, row) = (sq & 7, sq >> 3);
     let row_bits = (p >> (row * 8)) & 0xff;

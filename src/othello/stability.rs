@@ -97,7 +97,7 @@ fn filled_to_edge(filled: u64, d: &Dir) -> u64 {
 }
 
 /// Squares lying on full lines, per direction: (horizontal, vertical, step-9, step-7).
-#[inline]
+#[inline(always)]
 fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
     let axis =
         |a: usize| filled_to_edge(filled, &DIRS[2 * a]) & filled_to_edge(filled, &DIRS[2 * a + 1]);
@@ -105,7 +105,7 @@ fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
 }
 
 /// Stable discs of the owner of `me` (the other discs being `other`).
-#[inline]
+#[inline(always)]
 pub fn stable(me: u64, other: u64) -> u64 {
     let (fh, fv, f9, f7) = full_lines(me | other);
     let h0 = fh | FILE_A | FILE_H;

@@ -195,7 +195,7 @@ pub(super) fn odd_quadrants(empties: u64) -> u64 {
 /// Score with exactly one empty square `sq`, the side to move owning `p`: whoever can play
 /// there does (side to move first), then the game is over. Flip counts come from
 /// `count_last_flip`: the board is full, so no flip mask is needed.
-#[inline]
+#[inline(always)]
 pub(super) fn last_one(p: u64, sq: usize) -> i32 {
     let pc = p.count_ones() as i32;
     let n = count_last_flip(p, sq) as i32;

@@ -49,7 +49,7 @@ macro_rules! twin {
             }
         }
 
-        #[cfg_attr(target_arch = "x86_64", target_feature(enable = "popcnt,lzcnt,bmi1"))]
+        #[cfg_attr(target_arch = "x86_64", target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2"))]
         #[allow(clippy::too_many_arguments)]
         unsafe fn $fast(&mut self, $($arg: $ty),*) -> i32 {
             self.$body::<true>($($arg),*)
@@ -81,6 +81,8 @@ fn cpu_is_fast() -> bool {
         std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("lzcnt")
             && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -155,7 +157,7 @@ impl Solver {
             return Solved { score, best: None };
         }
         let mut list = [Move::default(); 34];
-        let count = self.order(b, mv, &mut list, self.table.probe(b).map(|e| e.best));
+        let count = self.order(b, mv, &mut list, self.table.probe(b).map(|e| e.best), false);
         let mut best = list[0].sq as usize;
         let mut a = alpha;
         let mut best_score = -65;
@@ -202,7 +204,7 @@ impl Solver {
         if !self.mtd {
             return self.solve_window(b, -64, 64);
         }
-        let mut g = guess(b, &mut self.sort_nodes);
+        let mut g = guess(b, &mut self.sort_nodes, self.fast);
         let (mut lo, mut hi) = (-64, 64);
         let mut best = None;
         loop {

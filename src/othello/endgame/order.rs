@@ -24,6 +24,8 @@ pub(super) struct Move {
 
 impl Solver {
     /// Fills `list` with the legal moves and their ordering scores; returns the count.
+    /// With `prefetch`, starts loading the children's table buckets (probed soon after by
+    /// the enhanced transposition cut-off or the children themselves).
     #[inline(always)]
     pub(super) fn order(
         &self,
@@ -31,6 +33,7 @@ impl Solver {
         mut mv: u64,
         list: &mut [Move; 34],
         tt: Option<u8>,
+        prefetch: bool,
     ) -> usize {
         let odd = odd_quadrants(b.empties());
         let mut count = 0;
@@ -39,6 +42,9 @@ impl Solver {
             mv &= mv - 1;
             let f = flips(b.p, b.o, sq);
             let next = b.play_flips(sq, f);
+            if prefetch {
+                self.table.prefetch(&next);
+            }
             let reply = moves(next.p, next.o);
             // Edax-style fastest-first: opponent mobility (corners double) dominates, then
             // our corner-anchored discs, then opponent potential mobility, then parity.
@@ -71,14 +77,14 @@ impl Solver {
     /// The search runs to depth `(n - 7) / 3` (Edax's rule shifted by two plies: measured
     /// best), in a window that only separates moves within `SORT_WINDOW` discs below
     /// `alpha`: worse ones are all losing and their order hardly matters.
-    pub(super) fn order_by_eval(&mut self, b: &Board, list: &mut [Move], alpha: i32) {
+    pub(super) fn order_by_eval<const F: bool>(&mut self, b: &Board, list: &mut [Move], alpha: i32) {
         let n = b.empties().count_ones();
         let depth = n.saturating_sub(7) / 3;
         let beta = -(alpha - SORT_WINDOW).max(-64) * 100;
         let w = weights();
         for m in list.iter_mut() {
             let next = b.play_flips(m.sq as usize, m.flips);
-            let e = eval_search(w, &next, depth, -100_000, beta, &mut self.sort_nodes);
+            let e = eval_search::<F>(w, &next, depth, -100_000, beta, &mut self.sort_nodes);
             m.score -= e * EVAL_WEIGHT;
         }
     }

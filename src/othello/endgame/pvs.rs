@@ -69,7 +69,7 @@ impl Solver {
             return -self.search::<F>(b.pass(), -beta, -alpha, n);
         }
         let mut list = [Move::default(); 34];
-        let count = self.order(&b, mv, &mut list, tt_move);
+        let count = self.order(&b, mv, &mut list, tt_move, n > SHALLOW + 1);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cut-off: a child whose stored upper bound already
             // refutes beta from our side settles this node without searching.
@@ -87,14 +87,14 @@ impl Solver {
         let eval_order = n >= EVAL_ORDER_EMPTIES;
         let tt_first = tt_move.is_some_and(|t| mv >> t & 1 != 0);
         if eval_order && !tt_first {
-            self.order_by_eval(&b, &mut list[..count], alpha);
+            self.order_by_eval::<F>(&b, &mut list[..count], alpha);
         }
         let orig_alpha = alpha;
         let mut best_score = -65;
         let mut best_sq = list[0].sq;
         for i in 0..count {
             if i == 1 && eval_order && tt_first {
-                self.order_by_eval(&b, &mut list[1..count], alpha);
+                self.order_by_eval::<F>(&b, &mut list[1..count], alpha);
             }
             pick(&mut list, i, count);
             let m = list[i];
