@@ -50,6 +50,111 @@ fn dir_moves_right(p: u64, mask: u64, s: u32) -> u64 {
     t >> s
 }
 
+/// `moves`, from the copy compiled with AVX2 when `F` (see the endgame solver's `twin!`).
+/// `F` must only be true where `has_avx2()` said so.
+#[inline(always)]
+pub fn moves_f<const F: bool>(p: u64, o: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if F {
+        // SAFETY: `F` is only true when the CPU has AVX2.
+        return unsafe { avx2::moves(p, o) };
+    }
+    moves(p, o)
+}
+
+/// `flips`, from the copy compiled with AVX2 when `F` (as `moves_f`).
+#[inline(always)]
+pub fn flips_f<const F: bool>(p: u64, o: u64, sq: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if F {
+        // SAFETY: `F` is only true when the CPU has AVX2.
+        return unsafe { avx2::flips(p, o, sq) };
+    }
+    flips(p, o, sq)
+}
+
+/// Four directions at once in the lanes of a 256-bit vector: shifts 1 (row), 8 (column),
+/// 7 and 9 (diagonals), each applied both ways. The same run-filling as `moves`, a quarter
+/// of the instructions: move generation and flips are a third of the endgame solver's time.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{FILE_A, FILE_H};
+    use std::arch::x86_64::*;
+
+    /// Lanes of the opponent's discs a run may pass through: the edge columns are cut out
+    /// for the directions with a sideways step (a run there would wrap to the next row).
+    #[inline(always)]
+    unsafe fn run_masks(o: u64) -> __m256i {
+        let inner = (o & !(FILE_A | FILE_H)) as i64;
+        _mm256_set_epi64x(inner, inner, o as i64, inner)
+    }
+
+    #[inline(always)]
+    unsafe fn shifts() -> (__m256i, __m256i) {
+        (
+            _mm256_set_epi64x(9, 7, 8, 1),
+            _mm256_set_epi64x(18, 14, 16, 2),
+        )
+    }
+
+    /// Bitwise or of the four lanes.
+    #[inline(always)]
+    unsafe fn or_lanes(v: __m256i) -> u64 {
+        let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        _mm_cvtsi128_si64(_mm_or_si128(x, _mm_unpackhi_epi64(x, x))) as u64
+    }
+
+    /// Runs of `mask` squares that start next to a square of `from`, towards higher
+    /// indices (left shifts), up to six long.
+    #[inline(always)]
+    unsafe fn runs_up(from: __m256i, mask: __m256i, sh: __m256i, sh2: __m256i) -> __m256i {
+        let mut t = _mm256_and_si256(mask, _mm256_sllv_epi64(from, sh));
+        t = _mm256_or_si256(t, _mm256_and_si256(mask, _mm256_sllv_epi64(t, sh)));
+        let m2 = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, sh));
+        t = _mm256_or_si256(t, _mm256_and_si256(m2, _mm256_sllv_epi64(t, sh2)));
+        _mm256_or_si256(t, _mm256_and_si256(m2, _mm256_sllv_epi64(t, sh2)))
+    }
+
+    /// As `runs_up`, towards lower indices.
+    #[inline(always)]
+    unsafe fn runs_down(from: __m256i, mask: __m256i, sh: __m256i, sh2: __m256i) -> __m256i {
+        let mut t = _mm256_and_si256(mask, _mm256_srlv_epi64(from, sh));
+        t = _mm256_or_si256(t, _mm256_and_si256(mask, _mm256_srlv_epi64(t, sh)));
+        let m2 = _mm256_and_si256(mask, _mm256_srlv_epi64(mask, sh));
+        t = _mm256_or_si256(t, _mm256_and_si256(m2, _mm256_srlv_epi64(t, sh2)));
+        _mm256_or_si256(t, _mm256_and_si256(m2, _mm256_srlv_epi64(t, sh2)))
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn moves(p: u64, o: u64) -> u64 {
+        let (sh, sh2) = shifts();
+        let mask = run_masks(o);
+        let pp = _mm256_set1_epi64x(p as i64);
+        let up = _mm256_sllv_epi64(runs_up(pp, mask, sh, sh2), sh);
+        let down = _mm256_srlv_epi64(runs_down(pp, mask, sh, sh2), sh);
+        or_lanes(_mm256_or_si256(up, down)) & !(p | o)
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn flips(p: u64, o: u64, sq: usize) -> u64 {
+        let (sh, sh2) = shifts();
+        let mask = run_masks(o);
+        let pp = _mm256_set1_epi64x(p as i64);
+        let x = _mm256_set1_epi64x((1u64 << sq) as i64);
+        let zero = _mm256_setzero_si256();
+        // A run flips when the square just past it is ours.
+        let up = runs_up(x, mask, sh, sh2);
+        let up_end = _mm256_and_si256(_mm256_sllv_epi64(up, sh), pp);
+        let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(up_end, zero), up);
+        let down = runs_down(x, mask, sh, sh2);
+        let down_end = _mm256_and_si256(_mm256_srlv_epi64(down, sh), pp);
+        let down = _mm256_andnot_si256(_mm256_cmpeq_epi64(down_end, zero), down);
+        or_lanes(_mm256_or_si256(up, down))
+    }
+}
+
 /// The (col, row) steps of the eight directions; the first four increase the square index.
 const DIRS: [(i32, i32); 8] = [
     (1, 0),
@@ -247,6 +352,31 @@ mod tests {
                 }
             }
             assert_eq!(moves(p, o), mv);
+        }
+    }
+
+    #[test]
+    fn avx2_copies_match_the_reference() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            use rand::{rngs::SmallRng, Rng, SeedableRng};
+            let mut rng = SmallRng::seed_from_u64(8);
+            for _ in 0..3000 {
+                let a: u64 = rng.gen();
+                let b: u64 = rng.gen::<u64>() & rng.gen::<u64>();
+                let (p, o) = (a & !b & rng.gen::<u64>(), b);
+                let mut mv = 0u64;
+                for sq in 0..64 {
+                    let r = flips_ref(p, o, sq);
+                    if (p | o) >> sq & 1 == 0 {
+                        assert_eq!(flips_f::<true>(p, o, sq), r, "sq {sq}");
+                    }
+                    if r != 0 {
+                        mv |= 1 << sq;
+                    }
+                }
+                assert_eq!(moves_f::<true>(p, o), mv);
+            }
         }
     }
 

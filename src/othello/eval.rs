@@ -5,9 +5,9 @@
 //! default is fitted to WTHOR games by `quartet bench othello train` (92.5% against GRhino
 //! level 3, where the hand-set `weights-hand.txt` had 76%).
 //! Scores are centi-discs (100 = one disc) from the side to move.
-use super::bitboard::{moves, neighbours, CORNERS, FILE_A, FILE_H};
+use super::bitboard::{moves_f, neighbours, CORNERS, FILE_A, FILE_H};
 use super::board::Board;
-use super::stability::stable;
+use super::stability::stable_both;
 use std::fmt;
 
 /// The default weights, fitted to WTHOR theoretical scores by `quartet bench othello train`.
@@ -163,12 +163,17 @@ impl Weights {
 }
 
 /// The feature vector of `b`, side to move minus opponent.
-#[inline(always)]
 pub fn features(b: &Board) -> [i32; NF] {
+    features_f::<false>(b)
+}
+
+/// `features` with the AVX2 move generator when `F` (only where the CPU has it).
+#[inline(always)]
+pub fn features_f<const F: bool>(b: &Board) -> [i32; NF] {
     let (p, o) = (b.p, b.o);
     let empty = b.empties();
-    let mp = moves(p, o);
-    let mo = moves(o, p);
+    let mp = moves_f::<F>(p, o);
+    let mo = moves_f::<F>(o, p);
     let mob = (mp.count_ones() + (mp & CORNERS).count_ones()) as i32
         - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
     let pot =
@@ -187,7 +192,8 @@ pub fn features(b: &Board) -> [i32; NF] {
         }
     }
     let st = if (p | o) & CORNERS != 0 {
-        stable(p, o).count_ones() as i32 - stable(o, p).count_ones() as i32
+        let (sp, so) = stable_both(p, o);
+        sp.count_ones() as i32 - so.count_ones() as i32
     } else {
         0
     };
@@ -198,9 +204,14 @@ pub fn features(b: &Board) -> [i32; NF] {
 }
 
 /// Static evaluation in centi-discs for the side to move.
-#[inline(always)]
 pub fn evaluate(w: &Weights, b: &Board) -> i32 {
-    let f = features(b);
+    evaluate_f::<false>(w, b)
+}
+
+/// `evaluate` with the AVX2 move generator when `F` (only where the CPU has it).
+#[inline(always)]
+pub fn evaluate_f<const F: bool>(w: &Weights, b: &Board) -> i32 {
+    let f = features_f::<F>(b);
     let ws = &w.per_empties[(b.empties().count_ones() as usize).min(60)];
     let mut s = 0;
     for k in 0..NF {

@@ -1,8 +1,8 @@
 //! Evaluation-based estimates: the midgame guess MTD(f) starts from, and the shallow
 //! searches that order moves high in the tree (Edax's "sort by a short search").
-use crate::othello::bitboard::{flips, moves, CORNERS};
+use crate::othello::bitboard::{flips_f, moves_f, CORNERS};
 use crate::othello::board::Board;
-use crate::othello::eval::{evaluate, Weights};
+use crate::othello::eval::{evaluate_f, Weights};
 use std::sync::OnceLock;
 
 /// Depth of the root guess. Deeper is not better with the linear evaluation: the mean
@@ -79,11 +79,11 @@ fn eval_search_body<const F: bool>(
 ) -> i32 {
     *nodes += 1;
     if depth == 0 {
-        return evaluate(w, b);
+        return evaluate_f::<F>(w, b);
     }
-    let mut mv = b.moves();
+    let mut mv = moves_f::<F>(b.p, b.o);
     if mv == 0 {
-        if moves(b.o, b.p) == 0 {
+        if moves_f::<F>(b.o, b.p) == 0 {
             return b.final_score() * 100;
         }
         return -eval_search::<F>(w, &b.pass(), depth, -beta, -alpha, nodes);
@@ -94,9 +94,9 @@ fn eval_search_body<const F: bool>(
     while mv != 0 {
         let sq = mv.trailing_zeros() as usize;
         mv &= mv - 1;
-        let next = b.play_flips(sq, flips(b.p, b.o, sq));
+        let next = b.play_flips(sq, flips_f::<F>(b.p, b.o, sq));
         let mob = if depth >= SORTED_DEPTH {
-            let r = moves(next.p, next.o);
+            let r = moves_f::<F>(next.p, next.o);
             r.count_ones() + (r & CORNERS).count_ones()
         } else {
             0

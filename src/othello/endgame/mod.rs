@@ -32,10 +32,11 @@ const CHECK_INTERVAL: u64 = 1 << 16;
 const ETC_EMPTIES: u32 = 10;
 
 /// Makes the recursive solver function `$body::<F>` callable as `$name::<F>`, compiled
-/// twice: `$fast` with the popcnt/lzcnt/bmi1 instructions (a popcount is one instruction
-/// instead of a dozen, and the solver counts discs at every leaf: about 20% of its time),
-/// `$plain` for any x86-64. `F` is a constant, so each copy only ever recurses into itself.
-/// The default build targets baseline x86-64, hence the run-time choice (`Solver::fast`).
+/// twice: `$fast` with the popcnt/lzcnt/bmi/AVX2 instructions (a popcount is one
+/// instruction instead of a dozen, and move generation and flips run four directions per
+/// AVX2 instruction: `bitboard::moves_f`/`flips_f`), `$plain` for any x86-64. `F` is a
+/// constant, so each copy only ever recurses into itself. The default build targets
+/// baseline x86-64, hence the run-time choice (`Solver::fast`).
 macro_rules! twin {
     ($name:ident, $body:ident, $fast:ident, $plain:ident, ($($arg:ident: $ty:ty),*)) => {
         #[inline(always)]
@@ -100,7 +101,7 @@ pub struct Solver {
     aborted: bool,
     /// Node count at which the stop flag and the clock are read next.
     next_check: u64,
-    /// Use the popcnt copy of the search (see `twin!`).
+    /// Use the fast-instruction copy of the search (see `twin!`).
     fast: bool,
     /// Positions visited by the evaluation searches (root guess, move ordering); not in
     /// `nodes`, which counts exact-search positions only.
@@ -157,7 +158,8 @@ impl Solver {
             return Solved { score, best: None };
         }
         let mut list = [Move::default(); 34];
-        let count = self.order(b, mv, &mut list, self.table.probe(b).map(|e| e.best), false);
+        let count =
+            self.order::<false>(b, mv, &mut list, self.table.probe(b).map(|e| e.best), false);
         let mut best = list[0].sq as usize;
         let mut a = alpha;
         let mut best_score = -65;

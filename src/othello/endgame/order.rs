@@ -3,7 +3,7 @@
 use super::estimate::{eval_search, weights};
 use super::last_plies::odd_quadrants;
 use super::Solver;
-use crate::othello::bitboard::{flips, moves, neighbours, CORNERS};
+use crate::othello::bitboard::{flips_f, moves_f, neighbours, CORNERS};
 use crate::othello::board::Board;
 
 /// From this many empties on, moves are also ordered by a shallow evaluation search.
@@ -27,7 +27,7 @@ impl Solver {
     /// With `prefetch`, starts loading the children's table buckets (probed soon after by
     /// the enhanced transposition cut-off or the children themselves).
     #[inline(always)]
-    pub(super) fn order(
+    pub(super) fn order<const F: bool>(
         &self,
         b: &Board,
         mut mv: u64,
@@ -40,12 +40,12 @@ impl Solver {
         while mv != 0 {
             let sq = mv.trailing_zeros() as usize;
             mv &= mv - 1;
-            let f = flips(b.p, b.o, sq);
+            let f = flips_f::<F>(b.p, b.o, sq);
             let next = b.play_flips(sq, f);
             if prefetch {
                 self.table.prefetch(&next);
             }
-            let reply = moves(next.p, next.o);
+            let reply = moves_f::<F>(next.p, next.o);
             // Edax-style fastest-first: opponent mobility (corners double) dominates, then
             // our corner-anchored discs, then opponent potential mobility, then parity.
             let mob = (reply.count_ones() + (reply & CORNERS).count_ones()) as i32;
@@ -77,7 +77,12 @@ impl Solver {
     /// The search runs to depth `(n - 7) / 3` (Edax's rule shifted by two plies: measured
     /// best), in a window that only separates moves within `SORT_WINDOW` discs below
     /// `alpha`: worse ones are all losing and their order hardly matters.
-    pub(super) fn order_by_eval<const F: bool>(&mut self, b: &Board, list: &mut [Move], alpha: i32) {
+    pub(super) fn order_by_eval<const F: bool>(
+        &mut self,
+        b: &Board,
+        list: &mut [Move],
+        alpha: i32,
+    ) {
         let n = b.empties().count_ones();
         let depth = n.saturating_sub(7) / 3;
         let beta = -(alpha - SORT_WINDOW).max(-64) * 100;

@@ -2,7 +2,7 @@
 use super::order::EVAL_ORDER_EMPTIES;
 use super::order::{pick, Move};
 use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW};
-use crate::othello::bitboard::moves;
+use crate::othello::bitboard::moves_f;
 use crate::othello::board::Board;
 use crate::othello::stability::stable;
 use std::time::Instant;
@@ -61,15 +61,15 @@ impl Solver {
             }
             tt_move = Some(e.best);
         }
-        let mv = b.moves();
+        let mv = moves_f::<F>(b.p, b.o);
         if mv == 0 {
-            if moves(b.o, b.p) == 0 {
+            if moves_f::<F>(b.o, b.p) == 0 {
                 return b.final_score();
             }
             return -self.search::<F>(b.pass(), -beta, -alpha, n);
         }
         let mut list = [Move::default(); 34];
-        let count = self.order(&b, mv, &mut list, tt_move, n > SHALLOW + 1);
+        let count = self.order::<F>(&b, mv, &mut list, tt_move, n > SHALLOW + 1);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cut-off: a child whose stored upper bound already
             // refutes beta from our side settles this node without searching.

@@ -65,6 +65,53 @@ fn solver_agrees_with_minimax_near_the_end() {
     }
 }
 
+/// The written-out last levels (4, 3, 2 and 1 empties) and their pass handling, against
+/// minimax on many random near-final positions, with windows around the exact score.
+#[test]
+fn last_empties_agree_with_minimax() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(23);
+    let mut solver = Solver::new(1);
+    let mut checked = 0;
+    while checked < 3000 {
+        let target = rng.gen_range(1..=6);
+        let mut b = Board::start();
+        while b.empties().count_ones() > target && !b.is_game_over() {
+            let mv = b.moves();
+            b = if mv == 0 {
+                b.pass()
+            } else {
+                b.play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
+                    .unwrap()
+            };
+        }
+        let exact = minimax(&b, false);
+        let n = b.empties().count_ones();
+        for (a, be) in [
+            (-64, 64),
+            (exact - 1, exact + 1),
+            (exact, exact + 2),
+            (exact - 2, exact),
+        ] {
+            let v = if solver.fast {
+                solver.search::<true>(b, a, be, n)
+            } else {
+                solver.search::<false>(b, a, be, n)
+            };
+            // Fail-soft: inside the window exact, outside it a bound on the right side.
+            let obf = b.to_obf(crate::color::Color::Black);
+            if v > a && v < be {
+                assert_eq!(v, exact, "{obf}");
+            } else if v <= a {
+                assert!(exact <= v, "fail-low {v} below the score {exact}: {obf}");
+            } else {
+                assert!(exact >= v, "fail-high {v} above the score {exact}: {obf}");
+            }
+        }
+        checked += 1;
+    }
+}
+
 #[test]
 fn a_deadline_stops_a_long_solve_promptly() {
     // FFO #46 (24 empties) takes seconds; a 50 ms deadline must end it at once.
