@@ -1,7 +1,7 @@
 //! Exact endgame solver: final disc difference with perfect play.
 //!
 //! Layers, by number of empty squares:
-//! - `EVAL_ORDER_EMPTIES` (16) or more: as below, the moves after the table move also
+//! - `EVAL_ORDER_EMPTIES` (17) or more: as below, the moves after the table move also
 //!   ordered by a shallow search with the evaluation.
 //! - more than `SHALLOW`: principal-variation search with a transposition table, the table
 //!   move first, then fastest-first (fewest opponent replies, opponent corner replies
