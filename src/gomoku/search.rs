@@ -21,6 +21,19 @@ const MAX_PLY: usize = 128;
 /// Node cap of one VCT search: the threat time is the real limit, the cap only keeps an
 /// unlimited search finite.
 const VCT_BUDGET: u64 = 20_000_000;
+/// Moves checked by the root defence against the opponent's VCT.
+const DEFENCE_TRIES: usize = 40;
+/// Attacker moves of the opponent's VCT the root defence looks for after each move of
+/// ours. Proving a move safe means exhausting that search: at depth 6 it took a sixth of the
+/// nodes of depth 8 in a measured position, and the VCTs that decided games were 4 to 6
+/// moves long.
+const DEFENCE_VCT_DEPTH: u32 = 6;
+/// The root defence stops after finding this many safe moves.
+const DEFENCE_SAFE: usize = 3;
+/// Share of the soft time the root defence against the opponent's VCT may use (counted
+/// from the start of the move): a position where the opponent has a VCT is decided by
+/// finding a defence, not by the alpha-beta over the moves that lose.
+const DEFENCE_SHARE: f64 = 0.6;
 
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -207,10 +220,28 @@ impl Searcher {
             // The opponent's VCT, as if we passed: a move that leaves it standing loses to
             // it, whatever the alpha-beta (blind past its width and depth) thinks of it.
             let mut t = Threats::new(&mut poller, vct_budget);
-            let opp_vct = t.vct_root(b, c.opponent(), 8).is_some();
+            let opp_vct = t.vct_root(b, c.opponent(), 8);
+            let first = match opp_vct {
+                Some(x) => t.threat_replies(b, c.opponent(), x),
+                None => Vec::new(),
+            };
             self.nodes += t.nodes;
-            if opp_vct {
-                root = self.keep_vct_safe(b, c, root, &mut poller);
+            if opp_vct.is_some() {
+                let defence_limits = match limits.deadline.soft {
+                    Some(soft) => {
+                        let share = soft
+                            .saturating_duration_since(limits.deadline.start)
+                            .mul_f64(DEFENCE_SHARE);
+                        Limits::new(
+                            Deadline::starting_at(limits.deadline.start, share, share),
+                            None,
+                            StopToken::new(),
+                        )
+                    }
+                    None => Limits::new(limits.deadline, None, StopToken::new()),
+                };
+                let mut defence_poller = defence_limits.poller();
+                root = self.keep_vct_safe(b, c, root, &first, &mut defence_poller);
                 tracing::debug!(
                     safe = root.len(),
                     ms = start.elapsed().as_millis() as u64,
@@ -224,39 +255,61 @@ impl Searcher {
         self.iterate(b, c, root, limits, start)
     }
 
-    /// The moves of `root` (best 32 by point score, in order) after which the opponent has
-    /// no VCF or VCT; `root` itself when none is found to be safe (the game is lost, or the
-    /// threat time ran out before any move was cleared). Adding a stone of ours never gives
-    /// the opponent a threat it did not have, so this is called only when it has one now.
+    /// The moves of `root` after which the opponent has no VCF or VCT, checked in the
+    /// order: `first` (the replies that may break the opponent's VCT, best point score
+    /// first), then the rest of `root` by point score, at most [`DEFENCE_TRIES`] moves, until
+    /// [`DEFENCE_SAFE`] are found or the poller's time runs out (the move being checked then
+    /// counts as neither safe nor lost). When no move is found safe, `root` without the moves
+    /// proved to lose (or `root` itself when all of them are): the alpha-beta, blind past its
+    /// width and depth, must not pick a move the threat search has already refuted. Adding a
+    /// stone of ours never gives the opponent a threat it did not have, so this is called
+    /// only when it has one now.
     fn keep_vct_safe(
         &mut self,
         b: &mut Board,
         c: Color,
         root: Vec<Cand>,
+        first: &[Point],
         poller: &mut Poller,
     ) -> Vec<Cand> {
         let o = c.opponent();
+        let mut order: Vec<Cand> = root
+            .iter()
+            .filter(|m| first.contains(&m.p))
+            .copied()
+            .collect();
+        order.extend(root.iter().filter(|m| !first.contains(&m.p)));
         let mut safe = Vec::new();
-        for m in root.iter().take(32) {
+        let mut lost = Vec::new();
+        for m in order.iter().take(DEFENCE_TRIES) {
             b.place(m.p, c);
             let mut t = Threats::new(poller, VCT_BUDGET);
-            let lost = five_move(b, o).is_some()
+            let refuted = five_move(b, o).is_some()
                 || t.vcf_root(b, o, 120).is_some()
-                || t.vct_root(b, o, 8).is_some();
+                || t.vct_root(b, o, DEFENCE_VCT_DEPTH).is_some();
             let aborted = t.aborted;
             self.nodes += t.nodes;
             b.undo();
             if aborted {
                 break;
             }
-            if !lost {
+            if refuted {
+                lost.push(m.p);
+            } else {
                 safe.push(*m);
+                if safe.len() >= DEFENCE_SAFE {
+                    // Proving a move safe is the slow part: a few are enough for the
+                    // alpha-beta to choose from, and it needs the time.
+                    break;
+                }
             }
         }
-        if safe.is_empty() {
-            root
-        } else {
+        if !safe.is_empty() {
             safe
+        } else if lost.len() < root.len() {
+            root.into_iter().filter(|m| !lost.contains(&m.p)).collect()
+        } else {
+            root
         }
     }
 
@@ -352,7 +405,7 @@ impl Searcher {
         &mut self,
         b: &mut Board,
         c: Color,
-        depth: u32,
+        mut depth: u32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -369,7 +422,7 @@ impl Searcher {
         if depth == 0 && b.rule() == Rule::Freestyle {
             let sums = [b.eval_sum(Color::Black), b.eval_sum(Color::White)];
             let fours = [b.four_windows(Color::Black), b.four_windows(Color::White)];
-            if let Some(v) = leaf_value(sums, fours, c, ply) {
+            if let Some(v) = leaf_value(sums, fours, c, ply, self.config.threats) {
                 return v;
             }
         }
@@ -391,6 +444,11 @@ impl Searcher {
             if nb >= 2 {
                 self.cands[ply] = cands;
                 return -(MATE - ply as i32 - 2);
+            }
+            if depth == 0 && self.config.threats && ply + 2 < MAX_PLY {
+                // Quiescence: a four on the horizon is answered, so a leaf is never valued
+                // in the middle of a forcing line (the block may make a four in turn).
+                depth = 1;
             }
         }
         if depth == 0 || ply + 1 >= MAX_PLY {
@@ -458,7 +516,7 @@ impl Searcher {
             let p = cands[i].p;
             let leaf = if peek_leaves {
                 let (sums, fours) = b.peek(p, c);
-                leaf_value(sums, fours, o, ply + 1)
+                leaf_value(sums, fours, o, ply + 1, self.config.threats)
             } else {
                 None
             };
@@ -524,18 +582,29 @@ impl Searcher {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
+
+    /// The alpha-beta value of `b` for `c` to move at `depth`, full window, no time limit
+    /// (for tests of the node search alone).
+    #[cfg(test)]
+    pub(super) fn value(&mut self, b: &mut Board, c: Color, depth: u32) -> i32 {
+        let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let mut poller = limits.poller();
+        self.aborted = false;
+        self.negamax(b, c, depth, -MATE - 1, MATE + 1, 1, &mut poller)
+    }
 }
 
 /// The value of a freestyle depth-0 node for `c` to move, from the window sums and open
 /// four-window counts of both colours (indexed by [`Color::index`]): a four window of the
 /// mover is a five to complete. None when the opponent has two or more four windows (maybe
-/// two fives to block): the node then needs a scan.
+/// two fives to block), or with `quiesce` any four window (the full engine answers a four
+/// on the horizon instead of valuing the position): the node then needs a scan.
 #[inline]
-fn leaf_value(sums: [i32; 2], fours: [u16; 2], c: Color, ply: usize) -> Option<i32> {
+fn leaf_value(sums: [i32; 2], fours: [u16; 2], c: Color, ply: usize, quiesce: bool) -> Option<i32> {
     if fours[c.index()] > 0 {
         return Some(MATE - ply as i32 - 1);
     }
-    if fours[c.opponent().index()] > 1 {
+    if fours[c.opponent().index()] > u16::from(!quiesce) {
         return None;
     }
     Some(evaluate_sums(sums[c.index()], sums[c.opponent().index()]))

@@ -6,7 +6,10 @@ use rand::{Rng, SeedableRng};
 
 use super::board::{Board, Point, Rule, EVAL_WEIGHT};
 use super::eval::{keep_defences, scan};
+use super::search::{SearchConfig, Searcher, MATE_BOUND};
+use super::threats::{four_moves, Threats};
 use crate::color::Color::{Black, White};
+use crate::search::{Deadline, Limits, StopToken};
 
 /// Window sums and open four-window counts of both colours, counted from the cells alone.
 fn from_scratch(b: &Board) -> ([i32; 2], [u16; 2]) {
@@ -111,4 +114,122 @@ fn an_open_three_leaves_only_its_four_defence_points() {
     b.place(b.point(8, 7), White);
     let s = scan(&mut b, White, &mut cands);
     assert!(!s.opp_double);
+}
+
+/// White to move must block Black's four on row 7 at (7, 7), and that block makes an open
+/// four for White in column 7 (White at (7, 8)..(7, 10)): White wins. At depth 0 the full
+/// engine answers the four before valuing the node and sees the win; the paper
+/// configuration values the node statically (well short of a win).
+#[test]
+fn a_four_on_the_horizon_is_answered_before_the_node_is_valued() {
+    let mut b = Board::new(15, Rule::Freestyle);
+    b.place(b.point(2, 7), White);
+    for col in 3..=6 {
+        b.place(b.point(col, 7), Black);
+    }
+    for row in 8..=10 {
+        b.place(b.point(7, row), White);
+    }
+    b.place(b.point(12, 2), Black);
+    let mut full = Searcher::new(SearchConfig::default());
+    assert!(full.value(&mut b, White, 0) >= MATE_BOUND);
+    let paper = SearchConfig {
+        width: 5,
+        max_depth: 10,
+        threats: false,
+        tt_mb: 1,
+    };
+    assert!(Searcher::new(paper).value(&mut b, White, 0).abs() < MATE_BOUND);
+
+    // Without White's column the block wins nothing and the value is no win either way.
+    let mut b2 = Board::new(15, Rule::Freestyle);
+    b2.place(b2.point(2, 7), White);
+    for col in 3..=6 {
+        b2.place(b2.point(col, 7), Black);
+    }
+    b2.place(b2.point(7, 12), White);
+    b2.place(b2.point(12, 2), Black);
+    b2.place(b2.point(1, 13), White);
+    assert!(full.value(&mut b2, White, 0).abs() < MATE_BOUND);
+}
+
+/// Black's threat at (7, 7) next to its stones at (5, 7) and (6, 7) makes an open three on
+/// an empty row; the replies offered against it must hold that point and the two points
+/// next to the three, the defences gomoku theory gives against an open three.
+#[test]
+fn threat_replies_hold_the_defences_of_an_open_three() {
+    let mut b = Board::new(15, Rule::Freestyle);
+    b.place(b.point(5, 7), Black);
+    b.place(b.point(12, 12), White);
+    b.place(b.point(6, 7), Black);
+    b.place(b.point(12, 2), White);
+    let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let mut poller = limits.poller();
+    let mut t = Threats::new(&mut poller, 1_000_000);
+    let x = b.point(7, 7);
+    let replies = t.threat_replies(&mut b, Black, x);
+    for (col, row) in [(7, 7), (4, 7), (8, 7)] {
+        assert!(replies.contains(&b.point(col, row)), "({col}, {row})");
+    }
+    assert!(replies.iter().all(|&q| b.is_empty(q)));
+}
+
+/// `four_moves` (read from the window tables, inside the stones' box only) against the
+/// points counted from the cells: an empty cell in a 5-cell window with three or four
+/// stones of the colour (a four, or a five to complete) and none of the other.
+#[test]
+fn four_moves_match_a_count_from_the_cells() {
+    let mut rng = SmallRng::seed_from_u64(9);
+    for game in 0..30 {
+        let n = if game % 3 == 0 { 9 } else { 15 };
+        let mut b = Board::new(n, Rule::Freestyle);
+        let (lo, hi) = if game % 2 == 0 {
+            (0, n)
+        } else {
+            (n / 3, n - n / 3)
+        };
+        for ply in 0..30 {
+            let c = if ply % 2 == 0 { Black } else { White };
+            let pts: Vec<Point> = b
+                .points()
+                .filter(|&p| {
+                    let (x, y) = b.col_row(p);
+                    b.is_empty(p) && (lo..hi).contains(&x) && (lo..hi).contains(&y)
+                })
+                .collect();
+            if pts.is_empty() {
+                break;
+            }
+            b.place(pts[rng.gen_range(0..pts.len())], c);
+            for who in [Black, White] {
+                let mut want = Vec::new();
+                for p in b.points().filter(|&p| b.is_empty(p)) {
+                    let (x, y) = b.col_row(p);
+                    let (x, y) = (x as isize, y as isize);
+                    let hit = [(1, 0), (0, 1), (1, 1), (-1, 1)].iter().any(|&(dx, dy)| {
+                        (-4..=0).any(|k| {
+                            let mut mine = 0;
+                            for j in 0..5 {
+                                let (cx, cy) = (x + (k + j) * dx, y + (k + j) * dy);
+                                if !(0..n as isize).contains(&cx) || !(0..n as isize).contains(&cy)
+                                {
+                                    return false;
+                                }
+                                match b.stone(b.point(cx as usize, cy as usize)) {
+                                    Some(s) if s == who => mine += 1,
+                                    Some(_) => return false,
+                                    None => {}
+                                }
+                            }
+                            mine >= 3
+                        })
+                    });
+                    if hit {
+                        want.push(p);
+                    }
+                }
+                assert_eq!(four_moves(&b, who), want, "game {game} ply {ply}");
+            }
+        }
+    }
 }

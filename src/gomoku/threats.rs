@@ -118,6 +118,35 @@ impl<'a, 'l> Threats<'a, 'l> {
         None
     }
 
+    /// The defender's replies worth trying first against `c`'s threat at `x` (empty): `x`
+    /// itself, the cells of the VCF that `x` would prepare (see [`Threats::try_threat`]) and
+    /// the counter-four points of its forced blocks, then every four the defender has. A
+    /// defence against a VCT starting at `x` that lies outside this set has to work by some
+    /// later counter-threat, which is rarer, so a root defence search checks these first.
+    pub fn threat_replies(&mut self, b: &mut Board, c: Color, x: Point) -> Vec<Point> {
+        let mut v = vec![x];
+        if !b.is_empty(x) {
+            return v;
+        }
+        b.place(x, c);
+        self.line.clear();
+        if self.vcf(b, c, self.threat_depth, None) {
+            for q in self.threat_defences(b, c) {
+                if !v.contains(&q) {
+                    v.push(q);
+                }
+            }
+        }
+        b.undo();
+        for q in four_moves(b, c.opponent()) {
+            if !v.contains(&q) {
+                v.push(q);
+            }
+        }
+        v.retain(|&q| b.is_empty(q));
+        v
+    }
+
     /// `forced`: the attacker must play this point first (to block the defender's four).
     fn vcf(&mut self, b: &mut Board, c: Color, depth: u32, forced: Option<Point>) -> bool {
         if self.tick() || depth == 0 {
@@ -156,7 +185,7 @@ impl<'a, 'l> Threats<'a, 'l> {
         if c == Color::Black && b.is_forbidden(p) {
             return None;
         }
-        if b.makes_five(p, c) {
+        if five_at(b, p, c) {
             self.line.push((p, Step::End));
             return Some(true);
         }
@@ -187,7 +216,7 @@ impl<'a, 'l> Threats<'a, 'l> {
             self.line.push((q, Step::ForbiddenEnd));
             return true;
         }
-        if b.makes_five(q, o) {
+        if five_at(b, q, o) {
             return false;
         }
         b.place(q, o);
@@ -301,7 +330,7 @@ impl<'a, 'l> Threats<'a, 'l> {
             if !b.is_empty(q) || (o == Color::Black && b.is_forbidden(q)) {
                 continue;
             }
-            if b.makes_five(q, o) {
+            if five_at(b, q, o) {
                 return false;
             }
             b.place(q, o);
@@ -374,6 +403,14 @@ impl<'a, 'l> Threats<'a, 'l> {
     }
 }
 
+/// Whether `c` makes a winning five at the empty `p`. A five through `p` needs a window of
+/// four stones of `c` and none of the other colour through it: the window counts rule most
+/// cells out before the slower line test.
+#[inline]
+fn five_at(b: &Board, p: Point, c: Color) -> bool {
+    b.fours_at(p, c) != 0 && b.makes_five(p, c)
+}
+
 /// A point where `c` completes a winning five.
 pub fn five_move(b: &Board, c: Color) -> Option<Point> {
     window_cells(b, c, 4)
@@ -389,14 +426,21 @@ fn five_points(b: &Board, c: Color) -> Vec<Point> {
 }
 
 /// Empty cells of the windows holding at least `k` (1..=4) stones of `c` and none of the
-/// other colour, in board order, read from the board's incremental window counts.
+/// other colour, in board order (rows from the bottom, columns from the left), read from
+/// the board's incremental window counts.
 fn window_cells(b: &Board, c: Color, k: u8) -> Vec<Point> {
     let mask: u32 = !((1u32 << (8 * (k as u32 - 1))) - 1);
     let mut v = Vec::new();
+    // A window holding a stone reaches at most 4 cells past it: only the stones' box
+    // widened by 4 can hold such cells.
+    let Some(((c0, c1), (r0, r1))) = b.stone_box() else {
+        return v;
+    };
     let n = b.size();
-    for r in 0..n {
-        let row = b.point(0, r);
-        for p in row..row + n as Point {
+    let (c0, c1) = (c0.saturating_sub(4), (c1 + 4).min(n - 1));
+    for r in r0.saturating_sub(4)..=(r1 + 4).min(n - 1) {
+        let row = b.point(c0, r);
+        for p in row..=row + (c1 - c0) as Point {
             if b.patterns(p, c) & mask != 0 && b.is_empty(p) {
                 v.push(p);
             }
@@ -428,7 +472,7 @@ pub fn completions(b: &Board, p: Point, c: Color, out: &mut [Point; 4]) -> usize
                 continue;
             }
             let q = q as Point;
-            if b.makes_five(q, c) && n < 4 && !out[..n].contains(&q) && in_line(b, q, p, dir, c) {
+            if five_at(b, q, c) && n < 4 && !out[..n].contains(&q) && in_line(b, q, p, dir, c) {
                 out[n] = q;
                 n += 1;
             }
