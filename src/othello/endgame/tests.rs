@@ -22,6 +22,23 @@ fn minimax(b: &Board, passed: bool) -> i32 {
     best
 }
 
+/// A game of uniformly random moves from the start, down to `empties` empty squares or
+/// to its end if that comes first.
+fn random_game(rng: &mut rand::rngs::SmallRng, empties: u32) -> Board {
+    use rand::Rng;
+    let mut b = Board::start();
+    while b.empties().count_ones() > empties && !b.is_game_over() {
+        let mv = b.moves();
+        b = if mv == 0 {
+            b.pass()
+        } else {
+            b.play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
+                .unwrap()
+        };
+    }
+    b
+}
+
 #[test]
 fn solver_agrees_with_minimax_near_the_end() {
     use rand::{rngs::SmallRng, Rng, SeedableRng};
@@ -29,24 +46,9 @@ fn solver_agrees_with_minimax_near_the_end() {
     let mut solver = Solver::new(4);
     let mut checked = 0;
     while checked < 60 {
-        // Random game down to 9..=11 empties.
         let target = rng.gen_range(9..=11);
-        let mut b = Board::start();
-        let mut over = false;
-        while b.empties().count_ones() > target {
-            let mv = b.moves();
-            if mv == 0 {
-                if b.is_game_over() {
-                    over = true;
-                    break;
-                }
-                b = b.pass();
-                continue;
-            }
-            let sq = nth_square(mv, rng.gen_range(0..mv.count_ones()));
-            b = b.play(sq).unwrap();
-        }
-        if over {
+        let b = random_game(&mut rng, target);
+        if b.is_game_over() {
             continue;
         }
         let exact = minimax(&b, false);
@@ -75,16 +77,7 @@ fn last_empties_agree_with_minimax() {
     let mut checked = 0;
     while checked < 3000 {
         let target = rng.gen_range(1..=6);
-        let mut b = Board::start();
-        while b.empties().count_ones() > target && !b.is_game_over() {
-            let mv = b.moves();
-            b = if mv == 0 {
-                b.pass()
-            } else {
-                b.play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
-                    .unwrap()
-            };
-        }
+        let b = random_game(&mut rng, target);
         let exact = minimax(&b, false);
         let n = b.empties().count_ones();
         // Every other position through the baseline-x86-64 copy, which otherwise never
