@@ -3,10 +3,12 @@
 //! Layers, by number of empty squares:
 //! - `EVAL_ORDER_EMPTIES` (17) or more: as below, the moves after the table move also
 //!   ordered by a shallow search with the evaluation.
-//! - more than `SHALLOW`: principal-variation search with a transposition table, the table
-//!   move first, then fastest-first (fewest opponent replies, opponent corner replies
-//!   counted double) with a parity bonus; stability cut-off when alpha is high; enhanced
-//!   transposition cut-offs from `ETC_EMPTIES` (10) up.
+//! - `TABLE_EMPTIES` (9) or more: principal-variation search with a transposition table,
+//!   the table move first, then fastest-first (fewest opponent replies, opponent corner
+//!   replies counted double) with a parity bonus; stability cut-off when alpha is high;
+//!   enhanced transposition cut-offs from `ETC_EMPTIES` (10) up.
+//! - more than `SHALLOW` (7 and 8): the same search without the table, sorted by mobility
+//!   and parity only.
 //! - `SHALLOW` or fewer: no table, no sorting; empties are tried odd-parity quadrants first
 //!   (the player who gets the last move of a region usually gains), flips computed directly
 //!   without generating a move mask.
@@ -15,7 +17,7 @@
 //! Scores are disc differences for the side to move, empties to the winner.
 //!
 //! Files: `table` (the transposition table), `order` (move ordering), `pvs` (the
-//! table-backed search), `last_plies` (the last `SHALLOW` plies), `estimate` (the
+//! sorted search), `last_plies` (the last `SHALLOW` plies), `estimate` (the
 //! evaluation searches behind the root guess and the ordering high in the tree); this
 //! file holds the root driver.
 use super::bitboard::moves;
@@ -23,10 +25,15 @@ use super::board::Board;
 use crate::search::StopToken;
 use std::time::Instant;
 
-/// Below this many empties the table and sorting cost more than they save.
-/// Table from 7 empties (was 8): 23% fewer nodes and 5% less time on FFO #40-#49 (57.8 against
-/// 60.6-61.4 CPU-s), though each node costs more, so nodes per second fall (17.9 M against 22 M).
+/// At this many empties or fewer, sorting costs more than it saves.
+/// Sorted from 7 empties (was 8): 23% fewer nodes and 5% less time on FFO #40-#49.
 const SHALLOW: u32 = 6;
+/// Fewest empties at which the table is probed and stored. At 7 and 8 empties its
+/// transpositions hardly pay for the memory traffic once the moves are sorted anyway.
+/// FFO #40-#49, load ~3, runs alternated: table from 7 (as before) 1.035 G nodes in
+/// 57.1-58.7 CPU-s; from 8 1.096 G in 56.0; from 9 1.173 G in 57.1-58.9; from 10 1.248 G
+/// in 59.6.
+const TABLE_EMPTIES: u32 = 9;
 /// Nodes between two looks at the stop flag and the clock (about 3 ms).
 const CHECK_INTERVAL: u64 = 1 << 16;
 /// Enhanced transposition cut-offs pay for their probes only high in the tree (10 beat
@@ -160,8 +167,14 @@ impl Solver {
             return Solved { score, best: None };
         }
         let mut list = [Move::default(); 34];
-        let count =
-            self.order::<false>(b, mv, &mut list, self.table.probe(b).map(|e| e.best), false);
+        let count = self.order::<false>(
+            b,
+            mv,
+            &mut list,
+            self.table.probe(b).map(|e| e.best),
+            false,
+            false,
+        );
         let mut best = list[0].sq as usize;
         let mut a = alpha;
         let mut best_score = -65;

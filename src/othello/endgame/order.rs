@@ -27,7 +27,8 @@ pub(super) struct Move {
 impl Solver {
     /// Fills `list` with the legal moves and their ordering scores; returns the count.
     /// With `prefetch`, starts loading the children's table buckets (probed soon after by
-    /// the enhanced transposition cut-off or the children themselves).
+    /// the enhanced transposition cut-off or the children themselves). With `lite`, only
+    /// mobility and parity: below the table the tie-breaks cost more than they save.
     #[inline(always)]
     pub(super) fn order<const F: bool>(
         &self,
@@ -36,6 +37,7 @@ impl Solver {
         list: &mut [Move; 34],
         tt: Option<u8>,
         prefetch: bool,
+        lite: bool,
     ) -> usize {
         let odd = odd_quadrants(b.empties());
         let mut count = 0;
@@ -52,9 +54,11 @@ impl Solver {
             // our corner-anchored discs, then opponent potential mobility, then parity.
             let mob = (reply.count_ones() + (reply & CORNERS).count_ones()) as i32;
             let mut score = (36 - mob) << 15;
-            score += (corner_stability(next.o) as i32) << 11;
-            let frontier = neighbours(next.o) & next.empties();
-            score += (36 - frontier.count_ones() as i32) << 6;
+            if !lite {
+                score += (corner_stability(next.o) as i32) << 11;
+                let frontier = neighbours(next.o) & next.empties();
+                score += (36 - frontier.count_ones() as i32) << 6;
+            }
             if odd >> sq & 1 != 0 {
                 score += 1 << 5;
             }

@@ -1,7 +1,8 @@
-//! Table-backed principal-variation search for positions with more than `SHALLOW` empties.
+//! Sorted principal-variation search for positions with more than `SHALLOW` empties, with
+//! the transposition table from `TABLE_EMPTIES` on.
 use super::order::EVAL_ORDER_EMPTIES;
 use super::order::{pick, Move};
-use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW};
+use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW, TABLE_EMPTIES};
 use crate::othello::bitboard::moves_f;
 use crate::othello::board::Board;
 use crate::othello::stability::stable;
@@ -10,8 +11,8 @@ use std::time::Instant;
 impl Solver {
     twin!(search, search_body, search_fast, search_plain, (b: Board, alpha: i32, beta: i32, n: u32));
 
-    /// Table-backed principal-variation search for positions with more than `SHALLOW`
-    /// empties; delegates below that.
+    /// Principal-variation search for positions with more than `SHALLOW` empties, backed
+    /// by the table from `TABLE_EMPTIES` on; delegates below `SHALLOW`.
     #[inline(always)]
     fn search_body<const F: bool>(
         &mut self,
@@ -42,7 +43,12 @@ impl Solver {
                 return bound;
             }
         }
-        let entry = self.table.probe(&b);
+        let use_table = n >= TABLE_EMPTIES;
+        let entry = if use_table {
+            self.table.probe(&b)
+        } else {
+            None
+        };
         let mut tt_move = None;
         if let Some(e) = entry {
             if e.empties as u32 == n {
@@ -69,7 +75,7 @@ impl Solver {
             return -self.search::<F>(b.pass(), -beta, -alpha, n);
         }
         let mut list = [Move::default(); 34];
-        let count = self.order::<F>(&b, mv, &mut list, tt_move, n > SHALLOW + 1);
+        let count = self.order::<F>(&b, mv, &mut list, tt_move, n > TABLE_EMPTIES, !use_table);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cut-off: a child whose stored upper bound already
             // refutes beta from our side settles this node without searching.
@@ -129,7 +135,9 @@ impl Solver {
         } else {
             (-64, best_score)
         };
-        self.table.store(&b, lo, hi, best_sq, n);
+        if use_table {
+            self.table.store(&b, lo, hi, best_sq, n);
+        }
         best_score
     }
 }
