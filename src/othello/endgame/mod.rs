@@ -7,9 +7,9 @@
 //!   the table move first, then fastest-first (fewest opponent replies, opponent corner
 //!   replies counted double) with a parity bonus; stability cut-off when alpha is high;
 //!   enhanced transposition cut-offs from `ETC_EMPTIES` (10) up.
-//! - more than `SHALLOW` (7 and 8): the same search without the table, sorted by mobility
-//!   and parity only.
-//! - `SHALLOW` or fewer: no table, no sorting; empties are tried odd-parity quadrants first
+//! - more than `SHALLOW` (8 empties): the same search without the table, sorted by
+//!   mobility and parity only.
+//! - `SHALLOW` (7) or fewer: no table, no sorting; empties are tried odd-parity quadrants first
 //!   (the player who gets the last move of a region usually gains), flips computed directly
 //!   without generating a move mask.
 //! - one empty: counted, not searched.
@@ -25,14 +25,16 @@ use super::board::Board;
 use crate::search::StopToken;
 use std::time::Instant;
 
-/// At this many empties or fewer, sorting costs more than it saves.
-/// Sorted from 7 empties (was 8): 23% fewer nodes and 5% less time on FFO #40-#49.
-const SHALLOW: u32 = 6;
-/// Fewest empties at which the table is probed and stored. At 7 and 8 empties its
+/// At this many empties or fewer, sorting costs more than it saves. With the table from
+/// 9 empties and the selective pre-search (FFO #40-#49, load ~3): 7 took 52.5-54.4
+/// CPU-s for 1.278 G nodes, 6 (sorted 7 and 8) 54.2-54.3 CPU-s for 1.040 G nodes.
+const SHALLOW: u32 = 7;
+/// Fewest empties at which the table is probed and stored: at 8 empties its
 /// transpositions hardly pay for the memory traffic once the moves are sorted anyway.
-/// FFO #40-#49, load ~3, runs alternated: table from 7 (as before) 1.035 G nodes in
-/// 57.1-58.7 CPU-s; from 8 1.096 G in 56.0; from 9 1.173 G in 57.1-58.9; from 10 1.248 G
-/// in 59.6.
+/// FFO #40-#49, load ~3, runs alternated, before the selective pre-search (`SHALLOW` 6):
+/// table from 7 1.035 G nodes in 55.1-58.7 CPU-s; from 8 1.096 G in 56.0; from 9 1.173 G
+/// in 57.1-60.2; from 10 1.248 G in 59.6. With it and `SHALLOW` 7: from 8 1.187 G in
+/// 55.0 CPU-s, from 9 1.278 G in 52.5-54.4.
 const TABLE_EMPTIES: u32 = 9;
 /// Nodes between two looks at the stop flag and the clock (about 3 ms).
 const CHECK_INTERVAL: u64 = 1 << 16;
@@ -115,7 +117,27 @@ pub struct Solver {
     /// Positions visited by the evaluation searches (root guess, move ordering); not in
     /// `nodes`, which counts exact-search positions only.
     pub sort_nodes: u64,
+    /// `SELECTIVE` while the selective pre-search runs, else 0 (see `solve`).
+    sel_flag: u32,
+    /// Positions with at least this many empties searched selectively (fields rather
+    /// than constants so that the tests can bring the selective search down to sizes
+    /// minimax can check).
+    sel_empties: u32,
+    /// Roots with at least this many empties get the selective pre-search.
+    sel_root: u32,
 }
+
+/// Or-ed into the empties of the table entries the selective pre-search stores at and
+/// above `sel_empties`: the exact search takes their moves but never their bounds (its
+/// probes compare the empties exactly), and slot choice masks it off (`table::store`).
+const SELECTIVE: u32 = 0x80;
+/// The selective pre-search looks at this many moves (in the usual order) at each node
+/// with `SELECTIVE_EMPTIES` or more empties. 2 moves guessed worse (#48: +32 for +28),
+/// 4 cost 3 times the nodes and did not guess better; 3 at 12 empties beat 14 and 10.
+const SELECTIVE_MOVES: usize = 3;
+const SELECTIVE_EMPTIES: u32 = 12;
+/// Smaller roots solve in a fraction of a second; the pre-search pays on the long ones.
+const SELECTIVE_ROOT: u32 = 20;
 
 /// Result of a root solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +159,9 @@ impl Solver {
             next_check: 0,
             fast: cpu_is_fast(),
             sort_nodes: 0,
+            sel_flag: 0,
+            sel_empties: SELECTIVE_EMPTIES,
+            sel_root: SELECTIVE_ROOT,
         }
     }
 
@@ -217,11 +242,34 @@ impl Solver {
     /// always even (64 squares, empties to the winner), so each probe "score >= g" moves a
     /// bound by at least 2, and the table makes every re-probe cheap. On FFO #41-#44 this
     /// visited 16% fewer nodes than one full-window PVS (363.5 M instead of 433.6 M).
+    ///
+    /// From `SELECTIVE_ROOT` empties a selective MTD(f) runs first (Edax's selective
+    /// levels, crudely): the same search, but looking at only the first `SELECTIVE_MOVES`
+    /// moves where `SELECTIVE_EMPTIES` or more squares are empty. It costs 3-4% of the
+    /// nodes, guesses the score better than the evaluation (FFO #40-#49: 3.6 discs of
+    /// mean error against 5.0; each 2 discs is one more probe) and leaves a best move in
+    /// the table at every node it saw. FFO #40-#49: 1.181 G nodes in 60.2 CPU-s without
+    /// it, 1.040 G in 49.5-54.3 with it (same table layout, load ~3). Its nodes count in
+    /// `nodes`: they are positions this search visits.
     pub fn solve(&mut self, b: &Board) -> Solved {
         if !self.mtd {
             return self.solve_window(b, -64, 64);
         }
         let mut g = guess(b, &mut self.sort_nodes, self.fast);
+        if b.empties().count_ones() >= self.sel_root {
+            self.sel_flag = SELECTIVE;
+            let r = self.mtd(b, g);
+            self.sel_flag = 0;
+            if self.aborted {
+                return r;
+            }
+            g = r.score;
+        }
+        self.mtd(b, g)
+    }
+
+    /// MTD(f) from the guess `g`.
+    fn mtd(&mut self, b: &Board, mut g: i32) -> Solved {
         let (mut lo, mut hi) = (-64, 64);
         let mut best = None;
         loop {

@@ -2,7 +2,7 @@
 //! the transposition table from `TABLE_EMPTIES` on.
 use super::order::EVAL_ORDER_EMPTIES;
 use super::order::{pick, Move};
-use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW, TABLE_EMPTIES};
+use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SELECTIVE_MOVES, SHALLOW, TABLE_EMPTIES};
 use crate::othello::bitboard::moves_f;
 use crate::othello::board::Board;
 use crate::othello::stability::stable;
@@ -51,7 +51,7 @@ impl Solver {
         };
         let mut tt_move = None;
         if let Some(e) = entry {
-            if e.empties as u32 == n {
+            if e.empties as u32 == n || e.empties as u32 == n | self.sel_flag {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta {
                     return lo;
@@ -82,7 +82,9 @@ impl Solver {
             for m in &list[..count] {
                 let next = b.play_flips(m.sq as usize, m.flips);
                 if let Some(e) = self.table.probe(&next) {
-                    if e.empties as u32 == n - 1 && -(e.upper as i32) >= beta {
+                    if (e.empties as u32 == n - 1 || e.empties as u32 == (n - 1) | self.sel_flag)
+                        && -(e.upper as i32) >= beta
+                    {
                         return -(e.upper as i32);
                     }
                 }
@@ -101,6 +103,9 @@ impl Solver {
         for i in 0..count {
             if i == 1 && eval_order && tt_first {
                 self.order_by_eval::<F>(&b, &mut list[1..count], alpha);
+            }
+            if i >= SELECTIVE_MOVES && self.sel_flag != 0 && n >= self.sel_empties {
+                break;
             }
             pick(&mut list, i, count);
             let m = list[i];
@@ -136,7 +141,12 @@ impl Solver {
             (-64, best_score)
         };
         if use_table {
-            self.table.store(&b, lo, hi, best_sq, n);
+            let mark = if n >= self.sel_empties {
+                self.sel_flag
+            } else {
+                0
+            };
+            self.table.store(&b, lo, hi, best_sq, n | mark);
         }
         best_score
     }

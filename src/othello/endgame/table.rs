@@ -117,7 +117,9 @@ impl EndTable {
             best,
             empties: empties as u8,
         };
-        if (bucket[0].p == b.p && bucket[0].o == b.o) || bucket[0].empties as u32 <= empties {
+        if (bucket[0].p == b.p && bucket[0].o == b.o)
+            || bucket[0].empties as u32 & 0x7f <= empties & 0x7f
+        {
             bucket[0] = e;
         } else {
             bucket[1] = e;

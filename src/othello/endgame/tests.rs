@@ -141,3 +141,29 @@ fn last_one_counts_flips_and_the_winner_takes_the_empty() {
     // White owns h8 and the rest is black's; white to move on a1 flips b2..g7.
     assert_eq!(last_one(1u64 << 63, 0), 2 * (1 + 1 + 6) - 64);
 }
+
+/// The selective pre-search, brought down to sizes minimax can check, must leave the
+/// exact scores exact: its table entries lend moves, never bounds.
+#[test]
+fn selective_pre_search_leaves_exact_scores() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut solver = Solver::new(4);
+    solver.sel_root = 10;
+    solver.sel_empties = 8;
+    let mut checked = 0;
+    while checked < 40 {
+        let target = rng.gen_range(10..=11);
+        let b = random_game(&mut rng, target);
+        if b.is_game_over() {
+            continue;
+        }
+        let exact = minimax(&b, false);
+        let s = solver.solve(&b);
+        assert_eq!(s.score, exact, "{}", b.to_obf(crate::color::Color::Black));
+        if let Some(sq) = s.best {
+            assert_eq!(-minimax(&b.play(sq).unwrap(), false), exact);
+        }
+        checked += 1;
+    }
+}
