@@ -104,6 +104,7 @@ impl Solver {
             if i == 1 && eval_order && tt_first {
                 self.order_by_eval::<F>(&b, &mut list[1..count], alpha);
             }
+            // The selective pre-search (see `Solver::solve`) stops after the first moves.
             if i >= SELECTIVE_MOVES && self.sel_flag != 0 && n >= self.sel_empties {
                 break;
             }
