@@ -269,11 +269,15 @@ impl Searcher {
 
     /// The moves of `root` after which the opponent has no VCF or VCT, checked in the
     /// order: `first` (the replies that may break the opponent's VCT, best point score
-    /// first), then the rest of `root` by point score, at most [`DEFENCE_TRIES`] moves, until
-    /// [`DEFENCE_SAFE`] are found or the poller's time runs out (the move being checked then
-    /// counts as neither safe nor lost). When no move is found safe, `root` without the moves
-    /// proved to lose (or `root` itself when all of them are): the alpha-beta, blind past its
-    /// width and depth, must not pick a move the threat search has already refuted. Adding a
+    /// first), then the rest of `root` by point score, at most [`DEFENCE_TRIES`] moves.
+    ///
+    /// The check deepens over the whole list: a pass at VCT depth 1 over every move, then
+    /// depth 2 over the survivors, and so on to [`DEFENCE_VCT_DEPTH`], where it stops after
+    /// [`DEFENCE_SAFE`] safe moves. Proving a move safe at full depth can take several times
+    /// the move's time, and a check cut short says nothing: deepening pass by pass, the
+    /// time-out leaves the moves that survived the deepest pass reached (the threat cache
+    /// makes each pass cost about its new depth alone). When every move left loses at some
+    /// depth, the survivors of the pass before (they lose only to longer VCTs). Adding a
     /// stone of ours never gives the opponent a threat it did not have, so this is called
     /// only when it has one now.
     fn keep_vct_safe(
@@ -285,45 +289,51 @@ impl Searcher {
         poller: &mut Poller,
     ) -> Vec<Cand> {
         let o = c.opponent();
-        let mut order: Vec<Cand> = root
+        let mut alive: Vec<Cand> = root
             .iter()
             .filter(|m| first.contains(&m.p))
             .copied()
             .collect();
-        order.extend(root.iter().filter(|m| !first.contains(&m.p)));
-        let mut safe = Vec::new();
-        let mut lost = Vec::new();
-        for m in order.iter().take(DEFENCE_TRIES) {
-            b.place(m.p, c);
-            let mut t = Threats::with_cache(poller, VCT_BUDGET, self.take_cache());
-            let refuted = five_move(b, o).is_some()
-                || t.vcf_root(b, o, 120).is_some()
-                || t.vct_root(b, o, DEFENCE_VCT_DEPTH).is_some();
-            let aborted = t.aborted;
-            self.nodes += t.nodes;
-            self.threat_cache = t.into_cache();
-            b.undo();
-            if aborted {
-                break;
-            }
-            if refuted {
-                lost.push(m.p);
-            } else {
-                safe.push(*m);
-                if safe.len() >= DEFENCE_SAFE {
-                    // Proving a move safe is the slow part: a few are enough for the
-                    // alpha-beta to choose from, and it needs the time.
+        alive.extend(root.iter().filter(|m| !first.contains(&m.p)));
+        alive.truncate(DEFENCE_TRIES);
+        for depth in 1..=DEFENCE_VCT_DEPTH {
+            let mut next = Vec::new();
+            let mut aborted = false;
+            for m in &alive {
+                b.place(m.p, c);
+                let mut t = Threats::with_cache(poller, VCT_BUDGET, self.take_cache());
+                let refuted = five_move(b, o).is_some()
+                    || t.vcf_root(b, o, 120).is_some()
+                    || t.vct_root(b, o, depth).is_some();
+                aborted = t.aborted;
+                self.nodes += t.nodes;
+                self.threat_cache = t.into_cache();
+                b.undo();
+                if aborted {
                     break;
                 }
+                if !refuted {
+                    next.push(*m);
+                    if depth == DEFENCE_VCT_DEPTH && next.len() >= DEFENCE_SAFE {
+                        // Proving a move safe is the slow part: a few are enough for the
+                        // alpha-beta to choose from, and it needs the time.
+                        break;
+                    }
+                }
             }
+            tracing::debug!(
+                depth,
+                alive = alive.len(),
+                next = next.len(),
+                aborted,
+                "defence pass"
+            );
+            if next.is_empty() || aborted {
+                return if next.is_empty() { alive } else { next };
+            }
+            alive = next;
         }
-        if !safe.is_empty() {
-            safe
-        } else if lost.len() < root.len() {
-            root.into_iter().filter(|m| !lost.contains(&m.p)).collect()
-        } else {
-            root
-        }
+        alive
     }
 
     fn iterate(
