@@ -79,7 +79,7 @@ pub struct ThreatCache {
 }
 
 /// Entries kept at most (about 40 bytes each): past it the cache starts again empty.
-const CACHE_MAX: usize = 2_000_000;
+const CACHE_MAX: usize = 1_000_000;
 
 impl ThreatCache {
     pub fn clear(&mut self) {
