@@ -2,6 +2,8 @@
 //! with threat-space search, and the GTP and Gomocup (pbrain) front ends.
 pub mod bench;
 pub mod board;
+#[cfg(test)]
+mod board_tests;
 pub mod eval;
 pub mod game;
 pub mod gtp;

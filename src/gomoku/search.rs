@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
 use super::eval::{evaluate, evaluate_sums, keep_defences, scan, Cand};
-use super::threats::{five_move, four_moves, Threats};
+use super::threats::{five_move, four_moves, ThreatCache, Threats};
 use super::tt::{Bound, Tt};
 use crate::color::Color;
 use crate::search::{Deadline, Limits, Poller, StopToken};
@@ -79,6 +79,8 @@ pub struct Searcher {
     nodes: u64,
     aborted: bool,
     cands: Vec<Vec<Cand>>,
+    /// Threat-search results kept from move to move (see [`ThreatCache`]).
+    threat_cache: ThreatCache,
 }
 
 impl Searcher {
@@ -90,12 +92,14 @@ impl Searcher {
             nodes: 0,
             aborted: false,
             cands: (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect(),
+            threat_cache: ThreatCache::default(),
         }
     }
 
     /// Forgets the transposition table (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.threat_cache.clear();
     }
 
     pub fn resize_tt(&mut self, mb: usize) {
@@ -155,23 +159,27 @@ impl Searcher {
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
         if self.config.threats && s.n_blocks == 0 {
             let budget = 200_000;
-            let mut t = Threats::new(&mut poller, budget);
-            if let Some(p) = t.vcf_root(b, c, 120) {
-                let n = t.nodes;
-                return report(p, MATE - 2, 0, n, "vcf");
+            let mut t = Threats::with_cache(&mut poller, budget, self.take_cache());
+            let own_vcf = t.vcf_root(b, c, 120);
+            let n = t.nodes;
+            self.nodes += n;
+            self.threat_cache = t.into_cache();
+            if let Some(p) = own_vcf {
+                return report(p, MATE - 2, 0, self.nodes, "vcf");
             }
-            self.nodes += t.nodes;
             tracing::debug!(
-                nodes = t.nodes,
+                nodes = n,
                 ms = start.elapsed().as_millis() as u64,
                 "own vcf"
             );
             // The opponent's VCF: keep only moves after which it is gone.
-            let mut t = Threats::new(&mut poller, budget);
+            let mut t = Threats::with_cache(&mut poller, budget, self.take_cache());
             let opp_vcf = t.vcf_root(b, c.opponent(), 120).is_some();
-            self.nodes += t.nodes;
+            let n = t.nodes;
+            self.nodes += n;
+            self.threat_cache = t.into_cache();
             tracing::debug!(
-                nodes = t.nodes,
+                nodes = n,
                 ms = start.elapsed().as_millis() as u64,
                 "opp vcf"
             );
@@ -187,10 +195,11 @@ impl Searcher {
                 }
                 for m in tries {
                     b.place(m.p, c);
-                    let mut t = Threats::new(&mut poller, budget / 8);
+                    let mut t = Threats::with_cache(&mut poller, budget / 8, self.take_cache());
                     let opp_first = five_move(b, c.opponent()).is_some()
                         || t.vcf_root(b, c.opponent(), 120).is_some();
                     self.nodes += t.nodes;
+                    self.threat_cache = t.into_cache();
                     b.undo();
                     if !opp_first {
                         keep.push(m);
@@ -206,26 +215,29 @@ impl Searcher {
             // The threat time (a third of the move) is the real limit; the node cap only
             // keeps an unlimited search finite.
             let vct_budget = VCT_BUDGET;
-            let mut t = Threats::new(&mut poller, vct_budget);
-            if let Some(p) = t.vct_root(b, c, 8) {
-                let n = self.nodes + t.nodes;
-                return report(p, MATE - 3, 0, n, "vct");
+            let mut t = Threats::with_cache(&mut poller, vct_budget, self.take_cache());
+            let own_vct = t.vct_root(b, c, 8);
+            let n = t.nodes;
+            self.nodes += n;
+            self.threat_cache = t.into_cache();
+            if let Some(p) = own_vct {
+                return report(p, MATE - 3, 0, self.nodes, "vct");
             }
-            self.nodes += t.nodes;
             tracing::debug!(
-                nodes = t.nodes,
+                nodes = n,
                 ms = start.elapsed().as_millis() as u64,
                 "own vct"
             );
             // The opponent's VCT, as if we passed: a move that leaves it standing loses to
             // it, whatever the alpha-beta (blind past its width and depth) thinks of it.
-            let mut t = Threats::new(&mut poller, vct_budget);
+            let mut t = Threats::with_cache(&mut poller, vct_budget, self.take_cache());
             let opp_vct = t.vct_root(b, c.opponent(), 8);
             let first = match opp_vct {
                 Some(x) => t.threat_replies(b, c.opponent(), x),
                 None => Vec::new(),
             };
             self.nodes += t.nodes;
+            self.threat_cache = t.into_cache();
             if opp_vct.is_some() {
                 let defence_limits = match limits.deadline.soft {
                     Some(soft) => {
@@ -257,11 +269,15 @@ impl Searcher {
 
     /// The moves of `root` after which the opponent has no VCF or VCT, checked in the
     /// order: `first` (the replies that may break the opponent's VCT, best point score
-    /// first), then the rest of `root` by point score, at most [`DEFENCE_TRIES`] moves, until
-    /// [`DEFENCE_SAFE`] are found or the poller's time runs out (the move being checked then
-    /// counts as neither safe nor lost). When no move is found safe, `root` without the moves
-    /// proved to lose (or `root` itself when all of them are): the alpha-beta, blind past its
-    /// width and depth, must not pick a move the threat search has already refuted. Adding a
+    /// first), then the rest of `root` by point score, at most [`DEFENCE_TRIES`] moves.
+    ///
+    /// The check deepens over the whole list: a pass at VCT depth 1 over every move, then
+    /// depth 2 over the survivors, and so on to [`DEFENCE_VCT_DEPTH`], where it stops after
+    /// [`DEFENCE_SAFE`] safe moves. Proving a move safe at full depth can take several times
+    /// the move's time, and a check cut short says nothing: deepening pass by pass, the
+    /// time-out leaves the moves that survived the deepest pass reached (the threat cache
+    /// makes each pass cost about its new depth alone). When every move left loses at some
+    /// depth, the survivors of the pass before (they lose only to longer VCTs). Adding a
     /// stone of ours never gives the opponent a threat it did not have, so this is called
     /// only when it has one now.
     fn keep_vct_safe(
@@ -273,44 +289,51 @@ impl Searcher {
         poller: &mut Poller,
     ) -> Vec<Cand> {
         let o = c.opponent();
-        let mut order: Vec<Cand> = root
+        let mut alive: Vec<Cand> = root
             .iter()
             .filter(|m| first.contains(&m.p))
             .copied()
             .collect();
-        order.extend(root.iter().filter(|m| !first.contains(&m.p)));
-        let mut safe = Vec::new();
-        let mut lost = Vec::new();
-        for m in order.iter().take(DEFENCE_TRIES) {
-            b.place(m.p, c);
-            let mut t = Threats::new(poller, VCT_BUDGET);
-            let refuted = five_move(b, o).is_some()
-                || t.vcf_root(b, o, 120).is_some()
-                || t.vct_root(b, o, DEFENCE_VCT_DEPTH).is_some();
-            let aborted = t.aborted;
-            self.nodes += t.nodes;
-            b.undo();
-            if aborted {
-                break;
-            }
-            if refuted {
-                lost.push(m.p);
-            } else {
-                safe.push(*m);
-                if safe.len() >= DEFENCE_SAFE {
-                    // Proving a move safe is the slow part: a few are enough for the
-                    // alpha-beta to choose from, and it needs the time.
+        alive.extend(root.iter().filter(|m| !first.contains(&m.p)));
+        alive.truncate(DEFENCE_TRIES);
+        for depth in 1..=DEFENCE_VCT_DEPTH {
+            let mut next = Vec::new();
+            let mut aborted = false;
+            for m in &alive {
+                b.place(m.p, c);
+                let mut t = Threats::with_cache(poller, VCT_BUDGET, self.take_cache());
+                let refuted = five_move(b, o).is_some()
+                    || t.vcf_root(b, o, 120).is_some()
+                    || t.vct_root(b, o, depth).is_some();
+                aborted = t.aborted;
+                self.nodes += t.nodes;
+                self.threat_cache = t.into_cache();
+                b.undo();
+                if aborted {
                     break;
                 }
+                if !refuted {
+                    next.push(*m);
+                    if depth == DEFENCE_VCT_DEPTH && next.len() >= DEFENCE_SAFE {
+                        // Proving a move safe is the slow part: a few are enough for the
+                        // alpha-beta to choose from, and it needs the time.
+                        break;
+                    }
+                }
             }
+            tracing::debug!(
+                depth,
+                alive = alive.len(),
+                next = next.len(),
+                aborted,
+                "defence pass"
+            );
+            if next.is_empty() || aborted {
+                return if next.is_empty() { alive } else { next };
+            }
+            alive = next;
         }
-        if !safe.is_empty() {
-            safe
-        } else if lost.len() < root.len() {
-            root.into_iter().filter(|m| !lost.contains(&m.p)).collect()
-        } else {
-            root
-        }
+        alive
     }
 
     fn iterate(
@@ -581,6 +604,11 @@ impl Searcher {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// The threat cache, moved out for a [`Threats`] search (which gives it back).
+    fn take_cache(&mut self) -> ThreatCache {
+        std::mem::take(&mut self.threat_cache)
     }
 
     /// The alpha-beta value of `b` for `c` to move at `depth`, full window, no time limit

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use super::board::{Board, Point, Rule, EVAL_WEIGHT};
 use super::eval::{keep_defences, scan};
 use super::search::{SearchConfig, Searcher, MATE_BOUND};
-use super::threats::{four_moves, Threats};
+use super::threats::{five_move, four_moves, ThreatCache, Threats};
 use crate::color::Color::{Black, White};
 use crate::search::{Deadline, Limits, StopToken};
 
@@ -232,4 +232,59 @@ fn four_moves_match_a_count_from_the_cells() {
             }
         }
     }
+}
+
+/// A threat cache kept from search to search (as the searcher keeps it across the root
+/// defence's candidates and across moves) must give the answers of a search that starts
+/// with an empty one: every entry is a fact about one position.
+#[test]
+fn a_threat_cache_kept_across_searches_gives_the_answers_of_fresh_ones() {
+    let mut rng = SmallRng::seed_from_u64(33);
+    let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let mut cache = ThreatCache::default();
+    let (mut wins, mut checks) = (0, 0);
+    for game in 0..8 {
+        let mut b = Board::new(15, Rule::Freestyle);
+        // Crowded random play in the centre makes threats and the odd win.
+        for ply in 0..24 {
+            let c = if ply % 2 == 0 { Black } else { White };
+            if five_move(&b, c).is_some() || five_move(&b, c.opponent()).is_some() {
+                break;
+            }
+            if ply >= 6 {
+                for who in [c, c.opponent()] {
+                    if five_move(&b, who.opponent()).is_some() {
+                        continue;
+                    }
+                    let mut poller = limits.poller();
+                    let mut fresh = Threats::new(&mut poller, u64::MAX);
+                    let want_vcf = fresh.vcf_root(&mut b, who, 30).is_some();
+                    let want_vct = fresh.vct_root(&mut b, who, 3).is_some();
+                    let mut poller = limits.poller();
+                    let mut kept = Threats::with_cache(&mut poller, u64::MAX, cache);
+                    let got_vcf = kept.vcf_root(&mut b, who, 30).is_some();
+                    let got_vct = kept.vct_root(&mut b, who, 3).is_some();
+                    cache = kept.into_cache();
+                    assert_eq!(
+                        (got_vcf, got_vct),
+                        (want_vcf, want_vct),
+                        "game {game} ply {ply}"
+                    );
+                    wins += want_vct as u32;
+                    checks += 1;
+                }
+            }
+            let pts: Vec<Point> = b
+                .points()
+                .filter(|&p| {
+                    let (x, y) = b.col_row(p);
+                    b.is_empty(p) && (4..11).contains(&x) && (4..11).contains(&y)
+                })
+                .collect();
+            b.place(pts[rng.gen_range(0..pts.len())], c);
+        }
+    }
+    // The positions must hold wins as well as failures for the check to mean anything.
+    assert!(wins > 5 && wins < checks, "{wins} wins in {checks} checks");
+    assert!(!cache.is_empty());
 }

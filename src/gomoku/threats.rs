@@ -49,16 +49,61 @@ pub struct Threats<'a, 'l> {
     pub aborted: bool,
     /// Node cap for one root call, so a VCT cannot eat the move's time.
     pub budget: u64,
-    /// Positions (hash ^ side ^ kind ^ forced) disproved, with the deepest limit disproved.
-    vcf_failed: HashMap<u64, u32>,
-    vct_failed: HashMap<u64, u32>,
-    /// Positions won by VCT (same keys), with the smallest depth proved and the move:
-    /// threat sequences transpose often.
-    vct_won: HashMap<u64, (u32, Point)>,
+    /// What earlier searches proved (see [`ThreatCache`]).
+    cache: ThreatCache,
     /// The last successful VCF's proof line, last step first (it is built while unwinding).
     line: Vec<(Point, Step)>,
     /// Fours allowed in the VCF that makes a move a threat.
     pub threat_depth: u32,
+}
+
+/// Results of threat searches by position, kept by the caller from one search to the next.
+///
+/// Every entry is a fact about one position (the key is its Zobrist hash with the side, the
+/// kind of search and a forced first move), found by a search that ran to completion: an
+/// aborted search stores nothing. The rule and the board size are part of the position, so
+/// the cache forgets everything when either changes. Kept across the root defence's
+/// candidates and across moves, it pays twice: a defence proved at the previous move is
+/// largely what the next move has to prove again one move deeper, and the iterative
+/// deepening of [`Threats::vct_root`] re-runs its shallow iterations from the table.
+#[derive(Default)]
+pub struct ThreatCache {
+    /// Positions disproved, with the deepest limit disproved.
+    vcf_failed: HashMap<u64, u32>,
+    vct_failed: HashMap<u64, u32>,
+    /// Positions won by VCT, with the smallest depth proved and the move: threat sequences
+    /// transpose often.
+    vct_won: HashMap<u64, (u32, Point)>,
+    /// The (size, rule) the entries belong to.
+    owner: Option<(usize, Rule)>,
+}
+
+/// Entries kept at most (about 40 bytes each): past it the cache starts again empty.
+const CACHE_MAX: usize = 1_000_000;
+
+impl ThreatCache {
+    pub fn clear(&mut self) {
+        self.vcf_failed.clear();
+        self.vct_failed.clear();
+        self.vct_won.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.vcf_failed.len() + self.vct_failed.len() + self.vct_won.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Forgets the entries of another board size or rule than `b`'s, or when full.
+    fn adopt(&mut self, b: &Board) {
+        let owner = Some((b.size(), b.rule()));
+        if self.owner != owner || self.len() > CACHE_MAX {
+            self.clear();
+            self.owner = owner;
+        }
+    }
 }
 
 const KEY_VCF: u64 = 0x1234_5678_9abc_def1;
@@ -67,17 +112,25 @@ const KEY_WHITE: u64 = 0x7777_1111_3333_5555;
 
 impl<'a, 'l> Threats<'a, 'l> {
     pub fn new(poller: &'a mut Poller<'l>, budget: u64) -> Self {
+        Self::with_cache(poller, budget, ThreatCache::default())
+    }
+
+    /// A search starting from what `cache` holds; [`Threats::into_cache`] gives it back.
+    pub fn with_cache(poller: &'a mut Poller<'l>, budget: u64, cache: ThreatCache) -> Self {
         Threats {
             nodes: 0,
             poller,
             aborted: false,
             budget,
-            vcf_failed: HashMap::new(),
-            vct_failed: HashMap::new(),
-            vct_won: HashMap::new(),
+            cache,
             line: Vec::with_capacity(64),
             threat_depth: THREAT_VCF_DEPTH,
         }
+    }
+
+    /// The cache, with what this search added.
+    pub fn into_cache(self) -> ThreatCache {
+        self.cache
     }
 
     fn tick(&mut self) -> bool {
@@ -88,14 +141,21 @@ impl<'a, 'l> Threats<'a, 'l> {
         self.aborted
     }
 
-    fn key(b: &Board, c: Color, kind: u64, forced: Option<Point>) -> u64 {
+    /// The cache key: the threat limit is part of it, as it changes what a threat is.
+    fn key(&self, b: &Board, c: Color, kind: u64, forced: Option<Point>) -> u64 {
         let side = if c == Color::White { KEY_WHITE } else { 0 };
-        b.hash() ^ side ^ kind ^ forced.map_or(0, |p| (p as u64 + 1).wrapping_mul(0x9e37_79b9))
+        let limit = (self.threat_depth as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        b.hash()
+            ^ side
+            ^ kind
+            ^ limit
+            ^ forced.map_or(0, |p| (p as u64 + 1).wrapping_mul(0x9e37_79b9))
     }
 
     /// A winning first move for `c` (to move) by continuous fours, if one is found.
     /// Precondition: the opponent has no five to complete.
     pub fn vcf_root(&mut self, b: &mut Board, c: Color, depth: u32) -> Option<Point> {
+        self.cache.adopt(b);
         self.line.clear();
         if self.vcf(b, c, depth, None) {
             self.line.last().map(|&(p, _)| p)
@@ -107,6 +167,7 @@ impl<'a, 'l> Threats<'a, 'l> {
     /// A winning first move for `c` (to move) by continuous threats, if one is found, by
     /// iterative deepening on the number of attacker moves.
     pub fn vct_root(&mut self, b: &mut Board, c: Color, depth: u32) -> Option<Point> {
+        self.cache.adopt(b);
         for d in 1..=depth {
             if let Some(p) = self.attack(b, c, d) {
                 return Some(p);
@@ -124,6 +185,7 @@ impl<'a, 'l> Threats<'a, 'l> {
     /// defence against a VCT starting at `x` that lies outside this set has to work by some
     /// later counter-threat, which is rarer, so a root defence search checks these first.
     pub fn threat_replies(&mut self, b: &mut Board, c: Color, x: Point) -> Vec<Point> {
+        self.cache.adopt(b);
         let mut v = vec![x];
         if !b.is_empty(x) {
             return v;
@@ -152,8 +214,8 @@ impl<'a, 'l> Threats<'a, 'l> {
         if self.tick() || depth == 0 {
             return false;
         }
-        let key = Self::key(b, c, KEY_VCF, forced);
-        if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
+        let key = self.key(b, c, KEY_VCF, forced);
+        if self.cache.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
             return false;
         }
         let moves = match forced {
@@ -174,7 +236,7 @@ impl<'a, 'l> Threats<'a, 'l> {
                 return false;
             }
         }
-        let e = self.vcf_failed.entry(key).or_insert(0);
+        let e = self.cache.vcf_failed.entry(key).or_insert(0);
         *e = (*e).max(depth);
         false
     }
@@ -258,11 +320,11 @@ impl<'a, 'l> Threats<'a, 'l> {
         if depth == 0 || self.aborted {
             return None;
         }
-        let key = Self::key(b, c, KEY_VCT, None);
-        if self.vct_failed.get(&key).is_some_and(|&d| d >= depth) {
+        let key = self.key(b, c, KEY_VCT, None);
+        if self.cache.vct_failed.get(&key).is_some_and(|&d| d >= depth) {
             return None;
         }
-        if let Some(&(d, p)) = self.vct_won.get(&key) {
+        if let Some(&(d, p)) = self.cache.vct_won.get(&key) {
             if d <= depth {
                 return Some(p);
             }
@@ -281,14 +343,14 @@ impl<'a, 'l> Threats<'a, 'l> {
                 continue;
             }
             if self.try_threat(b, c, x, depth) {
-                self.vct_won.insert(key, (depth, x));
+                self.cache.vct_won.insert(key, (depth, x));
                 return Some(x);
             }
             if self.aborted {
                 return None;
             }
         }
-        let e = self.vct_failed.entry(key).or_insert(0);
+        let e = self.cache.vct_failed.entry(key).or_insert(0);
         *e = (*e).max(depth);
         None
     }
@@ -296,6 +358,7 @@ impl<'a, 'l> Threats<'a, 'l> {
     /// Plays the attacker's `x`; true when it is a threat (a VCF if the defender passed)
     /// that every defence loses to within `depth - 1` further attacker moves.
     pub fn try_threat(&mut self, b: &mut Board, c: Color, x: Point, depth: u32) -> bool {
+        self.cache.adopt(b);
         b.place(x, c);
         self.line.clear();
         let won = self.vcf(b, c, self.threat_depth, None) && self.defend(b, c, depth);
