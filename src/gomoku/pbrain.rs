@@ -227,7 +227,8 @@ impl Brain {
             "timeout_turn" => self.timeout_turn = Some(ms),
             "timeout_match" => self.timeout_match = Some(ms),
             "time_left" => self.time_left = Some(ms),
-            // Half the allowance for the table, the rest for everything else.
+            // Half the allowance for the table, a quarter for the threat cache (sized
+            // from the table), the rest for everything else.
             "max_memory" if ms > 0 => {
                 let mb = ((ms / 2) >> 20).clamp(1, 4096) as usize;
                 if mb < self.searcher.config.tt_mb {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
 use super::eval::{evaluate, evaluate_sums, keep_defences, scan, Cand};
-use super::threats::{five_move, four_moves, ThreatCache, Threats};
+use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
 use crate::color::Color;
 use crate::search::{Deadline, Limits, Poller, StopToken};
@@ -18,6 +18,12 @@ pub const MATE: i32 = 1_000_000;
 /// Scores above this are wins found by search.
 pub const MATE_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
+
+/// Entries of the threat cache for a table of `tt_mb` MB: the cache may take half as much
+/// memory again (so a memory limit split half to the table stays within the limit).
+fn cache_entries(tt_mb: usize) -> usize {
+    (tt_mb << 20) / 2 / CACHE_ENTRY_BYTES
+}
 /// Node cap of one VCT search: the threat time is the real limit, the cap only keeps an
 /// unlimited search finite.
 const VCT_BUDGET: u64 = 20_000_000;
@@ -86,13 +92,14 @@ pub struct Searcher {
 impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
         let tt = Tt::new(config.tt_mb);
+        let threat_cache = ThreatCache::with_limit(cache_entries(config.tt_mb));
         Searcher {
             config,
             tt,
             nodes: 0,
             aborted: false,
             cands: (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect(),
-            threat_cache: ThreatCache::default(),
+            threat_cache,
         }
     }
 
@@ -105,6 +112,7 @@ impl Searcher {
     pub fn resize_tt(&mut self, mb: usize) {
         self.config.tt_mb = mb;
         self.tt = Tt::new(mb);
+        self.threat_cache.set_limit(cache_entries(mb));
     }
 
     /// The move for `c` in `b` (which must not be over or full). `b` is restored.
@@ -604,6 +612,12 @@ impl Searcher {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// The threat cache's size now, in entries (for the memory-limit test).
+    #[cfg(test)]
+    pub(super) fn threat_cache_limit(&self) -> usize {
+        self.threat_cache.limit()
     }
 
     /// The threat cache, moved out for a [`Threats`] search (which gives it back).

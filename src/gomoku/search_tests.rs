@@ -288,3 +288,52 @@ fn a_threat_cache_kept_across_searches_gives_the_answers_of_fresh_ones() {
     assert!(wins > 5 && wins < checks, "{wins} wins in {checks} checks");
     assert!(!cache.is_empty());
 }
+
+/// The threat cache never holds more than its limit, within one search or across many, and
+/// the searcher sizes it from the table's memory (the pbrain `max_memory` split).
+#[test]
+fn threat_cache_stays_within_its_limit() {
+    let mut rng = SmallRng::seed_from_u64(23);
+    let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let mut cache = ThreatCache::with_limit(50);
+    let mut peak = 0;
+    for _ in 0..20 {
+        let mut b = Board::new(15, Rule::Freestyle);
+        let mut c = Black;
+        for _ in 0..14 {
+            let pts: Vec<Point> = b
+                .points()
+                .filter(|&p| {
+                    let (x, y) = b.col_row(p);
+                    b.is_empty(p) && (4..11).contains(&x) && (4..11).contains(&y)
+                })
+                .collect();
+            b.place(pts[rng.gen_range(0..pts.len())], c);
+            c = c.opponent();
+            let mut poller = limits.poller();
+            let mut t = Threats::with_cache(&mut poller, u64::MAX, cache);
+            t.vct_root(&mut b, c, 3);
+            cache = t.into_cache();
+            peak = peak.max(cache.len());
+            assert!(cache.len() <= 50, "{} entries", cache.len());
+        }
+    }
+    // The limit was reached, so the test bounded something.
+    assert_eq!(peak, 50);
+
+    let small = Searcher::new(SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    });
+    let mut big = Searcher::new(SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    });
+    big.resize_tt(16);
+    assert!(small.threat_cache_limit() * super::threats::CACHE_ENTRY_BYTES <= 1 << 19);
+    let (s, b) = (small.threat_cache_limit(), big.threat_cache_limit());
+    assert!(
+        b >= 16 * s && b < 16 * (s + 1),
+        "{s} entries at 1 MB, {b} at 16 MB"
+    );
+}

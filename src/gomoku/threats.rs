@@ -66,7 +66,6 @@ pub struct Threats<'a, 'l> {
 /// candidates and across moves, it pays twice: a defence proved at the previous move is
 /// largely what the next move has to prove again one move deeper, and the iterative
 /// deepening of [`Threats::vct_root`] re-runs its shallow iterations from the table.
-#[derive(Default)]
 pub struct ThreatCache {
     /// Positions disproved, with the deepest limit disproved.
     vcf_failed: HashMap<u64, u32>,
@@ -76,12 +75,50 @@ pub struct ThreatCache {
     vct_won: HashMap<u64, (u32, Point)>,
     /// The (size, rule) the entries belong to.
     owner: Option<(usize, Rule)>,
+    /// Entries kept at most: past it the cache starts again empty.
+    limit: usize,
 }
 
-/// Entries kept at most (about 40 bytes each): past it the cache starts again empty.
-const CACHE_MAX: usize = 1_000_000;
+/// Bytes an entry may take in the hash maps (16-24 byte slots, a control byte, load at
+/// most 7/8, capacities in powers of two), for turning a memory budget into `limit`.
+pub const CACHE_ENTRY_BYTES: usize = 48;
+
+impl Default for ThreatCache {
+    fn default() -> Self {
+        Self::with_limit(1_000_000)
+    }
+}
 
 impl ThreatCache {
+    /// An empty cache that keeps at most `limit` entries.
+    pub fn with_limit(limit: usize) -> Self {
+        ThreatCache {
+            vcf_failed: HashMap::new(),
+            vct_failed: HashMap::new(),
+            vct_won: HashMap::new(),
+            owner: None,
+            limit,
+        }
+    }
+
+    /// True at the limit: searches then store nothing more until the next one starts the
+    /// cache again, so the memory stays bounded within a long search too.
+    fn full(&self) -> bool {
+        self.len() >= self.limit
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Keeps at most `limit` entries from now on (the memory budget changed).
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+        if self.len() > limit {
+            self.clear();
+        }
+    }
+
     pub fn clear(&mut self) {
         self.vcf_failed.clear();
         self.vct_failed.clear();
@@ -99,7 +136,7 @@ impl ThreatCache {
     /// Forgets the entries of another board size or rule than `b`'s, or when full.
     fn adopt(&mut self, b: &Board) {
         let owner = Some((b.size(), b.rule()));
-        if self.owner != owner || self.len() > CACHE_MAX {
+        if self.owner != owner || self.len() >= self.limit {
             self.clear();
             self.owner = owner;
         }
@@ -236,8 +273,10 @@ impl<'a, 'l> Threats<'a, 'l> {
                 return false;
             }
         }
-        let e = self.cache.vcf_failed.entry(key).or_insert(0);
-        *e = (*e).max(depth);
+        if !self.cache.full() {
+            let e = self.cache.vcf_failed.entry(key).or_insert(0);
+            *e = (*e).max(depth);
+        }
         false
     }
 
@@ -343,15 +382,19 @@ impl<'a, 'l> Threats<'a, 'l> {
                 continue;
             }
             if self.try_threat(b, c, x, depth) {
-                self.cache.vct_won.insert(key, (depth, x));
+                if !self.cache.full() {
+                    self.cache.vct_won.insert(key, (depth, x));
+                }
                 return Some(x);
             }
             if self.aborted {
                 return None;
             }
         }
-        let e = self.cache.vct_failed.entry(key).or_insert(0);
-        *e = (*e).max(depth);
+        if !self.cache.full() {
+            let e = self.cache.vct_failed.entry(key).or_insert(0);
+            *e = (*e).max(depth);
+        }
         None
     }
 
