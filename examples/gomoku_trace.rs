@@ -6,11 +6,13 @@
 //! usage: RUST_LOG=quartet=debug cargo run --release --example gomoku_trace -- FILE.sgf [seconds=1]
 use std::time::Duration;
 
-use quartet::color::Color;
 use quartet::gomoku::board::Rule;
 use quartet::gomoku::game::Game;
 use quartet::gomoku::search::{SearchConfig, Searcher};
 use quartet::search::{Deadline, Limits, StopToken};
+
+#[path = "shared/gomoku_record.rs"]
+mod gomoku_record;
 
 fn main() {
     tracing_subscriber::fmt()
@@ -20,26 +22,10 @@ fn main() {
         .without_time()
         .init();
     let args: Vec<String> = std::env::args().collect();
-    let text = std::fs::read_to_string(&args[1]).expect("readable file");
     let secs: f64 = args.get(2).map_or(1.0, |s| s.parse().expect("seconds"));
-    let size = 15;
-    let mut moves = Vec::new();
-    for part in text.split(';').skip(2) {
-        let colour = if part.starts_with('B') {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let xy = &part[2..4];
-        let x = (xy.as_bytes()[0] - b'a') as usize;
-        let y = (xy.as_bytes()[1] - b'a') as usize;
-        moves.push((colour, x, size - 1 - y));
-    }
-    let loser = if text.contains("RE[B") {
-        Color::White
-    } else {
-        Color::Black
-    };
+    let size = gomoku_record::SIZE;
+    let (moves, winner) = gomoku_record::read(&args[1]);
+    let loser = winner.opponent();
     let name = |g: &Game, p: u16| {
         let (c, r) = g.board().col_row(p);
         quartet::protocol::coords::format_vertex(Some((c, r)))

@@ -22,14 +22,7 @@ fn cell_from_scratch(b: &Board, p: Point, c: Color) -> (i32, u32) {
             if ![sx, sy, ex, ey].iter().all(|v| (0..n).contains(v)) {
                 continue;
             }
-            let (mut own, mut other) = (0, 0);
-            for j in 0..5 {
-                match b.stone(b.point((sx + j * dx) as usize, (sy + j * dy) as usize)) {
-                    Some(s) if s == c => own += 1,
-                    Some(_) => other += 1,
-                    None => {}
-                }
-            }
+            let (own, other) = window_stones(b, c, (sx, sy), (dx, dy));
             score += if other == 0 {
                 OWN[own.min(4)]
             } else if own == 0 {
@@ -45,6 +38,24 @@ fn cell_from_scratch(b: &Board, p: Point, c: Color) -> (i32, u32) {
     (score, pat)
 }
 
+/// Stones of `c` and of the other colour in the window of 5 from `start` along `dir`.
+fn window_stones(
+    b: &Board,
+    c: Color,
+    (sx, sy): (isize, isize),
+    (dx, dy): (isize, isize),
+) -> (usize, usize) {
+    let (mut own, mut other) = (0, 0);
+    for j in 0..5 {
+        match b.stone(b.point((sx + j * dx) as usize, (sy + j * dy) as usize)) {
+            Some(s) if s == c => own += 1,
+            Some(_) => other += 1,
+            None => {}
+        }
+    }
+    (own, other)
+}
+
 /// Windows with exactly `k` stones of `c` and none of the other, from the cells.
 fn windows_from_scratch(b: &Board, c: Color, k: usize) -> u16 {
     let n = b.size() as isize;
@@ -56,19 +67,30 @@ fn windows_from_scratch(b: &Board, c: Color, k: usize) -> u16 {
                 if !(0..n).contains(&ex) || !(0..n).contains(&ey) {
                     continue;
                 }
-                let (mut own, mut other) = (0, 0);
-                for j in 0..5 {
-                    match b.stone(b.point((sx + j * dx) as usize, (sy + j * dy) as usize)) {
-                        Some(s) if s == c => own += 1,
-                        Some(_) => other += 1,
-                        None => {}
-                    }
-                }
+                let (own, other) = window_stones(b, c, (sx, sy), (dx, dy));
                 count += (own == k && other == 0) as u16;
             }
         }
     }
     count
+}
+
+/// A random empty point with both coordinates in `lo..hi` (random games for the tests
+/// of this folder), or None when there is none.
+pub(super) fn random_empty_in(
+    b: &Board,
+    lo: usize,
+    hi: usize,
+    rng: &mut SmallRng,
+) -> Option<Point> {
+    let pts: Vec<Point> = b
+        .points()
+        .filter(|&p| {
+            let (x, y) = b.col_row(p);
+            b.is_empty(p) && (lo..hi).contains(&x) && (lo..hi).contains(&y)
+        })
+        .collect();
+    (!pts.is_empty()).then(|| pts[rng.gen_range(0..pts.len())])
 }
 
 fn check(b: &Board, what: &str) {
@@ -108,18 +130,11 @@ fn cell_tables_and_window_counts_match_the_cells_after_moves_and_undos() {
         // Stones near the centre so windows fill up, die and come back on undo.
         let (lo, hi) = (n / 4, n - n / 4);
         for ply in 0..60 {
-            let pts: Vec<Point> = b
-                .points()
-                .filter(|&p| {
-                    let (x, y) = b.col_row(p);
-                    b.is_empty(p) && (lo..hi).contains(&x) && (lo..hi).contains(&y)
-                })
-                .collect();
-            if pts.is_empty() {
+            let Some(p) = random_empty_in(&b, lo, hi, &mut rng) else {
                 break;
-            }
+            };
             let c = if ply % 2 == 0 { Black } else { White };
-            b.place(pts[rng.gen_range(0..pts.len())], c);
+            b.place(p, c);
             if rng.gen_range(0..4) == 0 {
                 b.undo();
             }

@@ -5,6 +5,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::board::{Board, Point, Rule, EVAL_WEIGHT};
+use super::board_tests::random_empty_in;
 use super::eval::{keep_defences, scan};
 use super::search::{SearchConfig, Searcher, MATE_BOUND};
 use super::threats::{five_move, four_moves, ThreatCache, Threats};
@@ -190,17 +191,10 @@ fn four_moves_match_a_count_from_the_cells() {
         };
         for ply in 0..30 {
             let c = if ply % 2 == 0 { Black } else { White };
-            let pts: Vec<Point> = b
-                .points()
-                .filter(|&p| {
-                    let (x, y) = b.col_row(p);
-                    b.is_empty(p) && (lo..hi).contains(&x) && (lo..hi).contains(&y)
-                })
-                .collect();
-            if pts.is_empty() {
+            let Some(p) = random_empty_in(&b, lo, hi, &mut rng) else {
                 break;
-            }
-            b.place(pts[rng.gen_range(0..pts.len())], c);
+            };
+            b.place(p, c);
             for who in [Black, White] {
                 let mut want = Vec::new();
                 for p in b.points().filter(|&p| b.is_empty(p)) {
@@ -274,14 +268,7 @@ fn a_threat_cache_kept_across_searches_gives_the_answers_of_fresh_ones() {
                     checks += 1;
                 }
             }
-            let pts: Vec<Point> = b
-                .points()
-                .filter(|&p| {
-                    let (x, y) = b.col_row(p);
-                    b.is_empty(p) && (4..11).contains(&x) && (4..11).contains(&y)
-                })
-                .collect();
-            b.place(pts[rng.gen_range(0..pts.len())], c);
+            b.place(random_empty_in(&b, 4, 11, &mut rng).expect("room"), c);
         }
     }
     // The positions must hold wins as well as failures for the check to mean anything.
@@ -301,14 +288,7 @@ fn threat_cache_stays_within_its_limit() {
         let mut b = Board::new(15, Rule::Freestyle);
         let mut c = Black;
         for _ in 0..14 {
-            let pts: Vec<Point> = b
-                .points()
-                .filter(|&p| {
-                    let (x, y) = b.col_row(p);
-                    b.is_empty(p) && (4..11).contains(&x) && (4..11).contains(&y)
-                })
-                .collect();
-            b.place(pts[rng.gen_range(0..pts.len())], c);
+            b.place(random_empty_in(&b, 4, 11, &mut rng).expect("room"), c);
             c = c.opponent();
             let mut poller = limits.poller();
             let mut t = Threats::with_cache(&mut poller, u64::MAX, cache);
