@@ -19,6 +19,22 @@ pub const MATE: i32 = 1_000_000;
 pub const MATE_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
 
+/// Limits ending at `share` of the soft time of `limits` (all of its deadline when it has
+/// no soft one), with their own stop token: running out of that time must not stop the
+/// main search.
+fn share_of_soft(limits: &Limits, share: f64) -> Limits {
+    let deadline = match limits.deadline.soft {
+        Some(soft) => {
+            let t = soft
+                .saturating_duration_since(limits.deadline.start)
+                .mul_f64(share);
+            Deadline::starting_at(limits.deadline.start, t, t)
+        }
+        None => limits.deadline,
+    };
+    Limits::new(deadline, None, StopToken::new())
+}
+
 /// Entries of the threat cache for a table of `tt_mb` MB: the cache may take half as much
 /// memory again (so a memory limit split half to the table stays within the limit).
 fn cache_entries(tt_mb: usize) -> usize {
@@ -121,19 +137,8 @@ impl Searcher {
         self.nodes = 0;
         self.aborted = false;
         // Threat searches get half the soft time, so the alpha-beta always runs: a VCT that
-        // needs a quiet (fukumi) move takes a few hundred thousand threat nodes. Their own
-        // stop token: running out of threat time must not stop the main search.
-        let threat_limits = match limits.deadline.soft {
-            Some(soft) => {
-                let half = soft.saturating_duration_since(limits.deadline.start) / 2;
-                Limits::new(
-                    Deadline::starting_at(limits.deadline.start, half, half),
-                    None,
-                    StopToken::new(),
-                )
-            }
-            None => Limits::new(limits.deadline, None, StopToken::new()),
-        };
+        // needs a quiet (fukumi) move takes a few hundred thousand threat nodes.
+        let threat_limits = share_of_soft(limits, 0.5);
         let mut poller = threat_limits.poller();
         let mut root = Vec::new();
         let s = scan(b, c, &mut root);
@@ -167,11 +172,7 @@ impl Searcher {
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
         if self.config.threats && s.n_blocks == 0 {
             let budget = 200_000;
-            let mut t = Threats::with_cache(&mut poller, budget, self.take_cache());
-            let own_vcf = t.vcf_root(b, c, 120);
-            let n = t.nodes;
-            self.nodes += n;
-            self.threat_cache = t.into_cache();
+            let (own_vcf, n) = self.threat_search(&mut poller, budget, |t| t.vcf_root(b, c, 120));
             if let Some(p) = own_vcf {
                 return report(p, MATE - 2, 0, self.nodes, "vcf");
             }
@@ -181,11 +182,9 @@ impl Searcher {
                 "own vcf"
             );
             // The opponent's VCF: keep only moves after which it is gone.
-            let mut t = Threats::with_cache(&mut poller, budget, self.take_cache());
-            let opp_vcf = t.vcf_root(b, c.opponent(), 120).is_some();
-            let n = t.nodes;
-            self.nodes += n;
-            self.threat_cache = t.into_cache();
+            let (opp_vcf, n) = self.threat_search(&mut poller, budget, |t| {
+                t.vcf_root(b, c.opponent(), 120).is_some()
+            });
             tracing::debug!(
                 nodes = n,
                 ms = start.elapsed().as_millis() as u64,
@@ -203,11 +202,10 @@ impl Searcher {
                 }
                 for m in tries {
                     b.place(m.p, c);
-                    let mut t = Threats::with_cache(&mut poller, budget / 8, self.take_cache());
-                    let opp_first = five_move(b, c.opponent()).is_some()
-                        || t.vcf_root(b, c.opponent(), 120).is_some();
-                    self.nodes += t.nodes;
-                    self.threat_cache = t.into_cache();
+                    let (opp_first, _) = self.threat_search(&mut poller, budget / 8, |t| {
+                        five_move(b, c.opponent()).is_some()
+                            || t.vcf_root(b, c.opponent(), 120).is_some()
+                    });
                     b.undo();
                     if !opp_first {
                         keep.push(m);
@@ -223,11 +221,7 @@ impl Searcher {
             // The threat time (a third of the move) is the real limit; the node cap only
             // keeps an unlimited search finite.
             let vct_budget = VCT_BUDGET;
-            let mut t = Threats::with_cache(&mut poller, vct_budget, self.take_cache());
-            let own_vct = t.vct_root(b, c, 8);
-            let n = t.nodes;
-            self.nodes += n;
-            self.threat_cache = t.into_cache();
+            let (own_vct, n) = self.threat_search(&mut poller, vct_budget, |t| t.vct_root(b, c, 8));
             if let Some(p) = own_vct {
                 return report(p, MATE - 3, 0, self.nodes, "vct");
             }
@@ -238,28 +232,16 @@ impl Searcher {
             );
             // The opponent's VCT, as if we passed: a move that leaves it standing loses to
             // it, whatever the alpha-beta (blind past its width and depth) thinks of it.
-            let mut t = Threats::with_cache(&mut poller, vct_budget, self.take_cache());
-            let opp_vct = t.vct_root(b, c.opponent(), 8);
-            let first = match opp_vct {
-                Some(x) => t.threat_replies(b, c.opponent(), x),
-                None => Vec::new(),
-            };
-            self.nodes += t.nodes;
-            self.threat_cache = t.into_cache();
-            if opp_vct.is_some() {
-                let defence_limits = match limits.deadline.soft {
-                    Some(soft) => {
-                        let share = soft
-                            .saturating_duration_since(limits.deadline.start)
-                            .mul_f64(DEFENCE_SHARE);
-                        Limits::new(
-                            Deadline::starting_at(limits.deadline.start, share, share),
-                            None,
-                            StopToken::new(),
-                        )
-                    }
-                    None => Limits::new(limits.deadline, None, StopToken::new()),
+            let ((opp_vct, first), _) = self.threat_search(&mut poller, vct_budget, |t| {
+                let opp_vct = t.vct_root(b, c.opponent(), 8);
+                let first = match opp_vct {
+                    Some(x) => t.threat_replies(b, c.opponent(), x),
+                    None => Vec::new(),
                 };
+                (opp_vct, first)
+            });
+            if opp_vct.is_some() {
+                let defence_limits = share_of_soft(limits, DEFENCE_SHARE);
                 let mut defence_poller = defence_limits.poller();
                 root = self.keep_vct_safe(b, c, root, &first, &mut defence_poller);
                 tracing::debug!(
@@ -309,13 +291,13 @@ impl Searcher {
             let mut aborted = false;
             for m in &alive {
                 b.place(m.p, c);
-                let mut t = Threats::with_cache(poller, VCT_BUDGET, self.take_cache());
-                let refuted = five_move(b, o).is_some()
-                    || t.vcf_root(b, o, 120).is_some()
-                    || t.vct_root(b, o, depth).is_some();
-                aborted = t.aborted;
-                self.nodes += t.nodes;
-                self.threat_cache = t.into_cache();
+                let ((refuted, stopped), _) = self.threat_search(poller, VCT_BUDGET, |t| {
+                    let refuted = five_move(b, o).is_some()
+                        || t.vcf_root(b, o, 120).is_some()
+                        || t.vct_root(b, o, depth).is_some();
+                    (refuted, t.aborted)
+                });
+                aborted = stopped;
                 b.undo();
                 if aborted {
                     break;
@@ -620,9 +602,21 @@ impl Searcher {
         self.threat_cache.limit()
     }
 
-    /// The threat cache, moved out for a [`Threats`] search (which gives it back).
-    fn take_cache(&mut self) -> ThreatCache {
-        std::mem::take(&mut self.threat_cache)
+    /// Runs `f` on a threat search that starts from the kept cache and hands it back, its
+    /// nodes added to the searcher's; returns `f`'s answer and the search's nodes.
+    fn threat_search<'l, R>(
+        &mut self,
+        poller: &mut Poller<'l>,
+        budget: u64,
+        f: impl FnOnce(&mut Threats<'_, 'l>) -> R,
+    ) -> (R, u64) {
+        let cache = std::mem::take(&mut self.threat_cache);
+        let mut t = Threats::with_cache(poller, budget, cache);
+        let answer = f(&mut t);
+        let nodes = t.nodes;
+        self.nodes += nodes;
+        self.threat_cache = t.into_cache();
+        (answer, nodes)
     }
 
     /// The alpha-beta value of `b` for `c` to move at `depth`, full window, no time limit
