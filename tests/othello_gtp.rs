@@ -84,6 +84,21 @@ fn solve_finds_the_published_ffo_40_result() {
 }
 
 #[test]
+fn solve_refuses_positions_it_could_not_finish() {
+    // The start position has 60 empty squares: solving it would never end.
+    let a = session(&[
+        "solve",
+        "showboard",
+        "clear_board",
+        "play black d3",
+        "solve",
+    ]);
+    assert_eq!(a[0], "? too many empty squares to solve (60, at most 36)");
+    assert!(a[1].starts_with('='));
+    assert_eq!(a[4], "? too many empty squares to solve (59, at most 36)");
+}
+
+#[test]
 fn bad_input_is_refused_and_changes_nothing() {
     let sixty_three = "-".repeat(63);
     let a = session(&[

@@ -341,11 +341,23 @@ fn setboard(e: &mut OthelloEngine, args: &[String]) -> Reply {
     Ok(String::new())
 }
 
+/// Most empty squares `solve` takes: it has no time limit, and each further empty square
+/// multiplies the time by about 3 (FFO #49, 26 empties, takes 18 s; 36 would be days).
+const SOLVE_MAX_EMPTIES: u32 = 36;
+
 /// `solve`: exact final disc difference for the side to move and a best move, e.g.
-/// `a2 +38`. Blocks until solved (no time limit: the caller chose the position).
+/// `a2 +38`. Blocks until solved (no time limit: the caller chose the position), so
+/// positions with more than `SOLVE_MAX_EMPTIES` empty squares are refused rather than
+/// left to hang the engine.
 fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
     let b = e.state.board;
+    let empties = b.empties().count_ones();
+    if empties > SOLVE_MAX_EMPTIES {
+        return Err(GtpError::new(format!(
+            "too many empty squares to solve ({empties}, at most {SOLVE_MAX_EMPTIES})"
+        )));
+    }
     e.stop.reset();
     e.searcher.solver.set_limits(e.stop.clone(), None);
     let r = e.searcher.solver.solve(&b);
