@@ -5,6 +5,11 @@
 //! black and white stones it holds. Placing a stone touches exactly the 20 windows through
 //! it (4 directions x 5 offsets), so the tables and the summed evaluation are updated, not
 //! recomputed: this is the "incremental line/pattern table" of the engine.
+//!
+//! Each cell also keeps, per direction, a 16-bit key of its 8 line neighbours and both
+//! colours' line [`Pattern`]s and [`Pattern4`] classes (see [`super::patterns`]), updated
+//! for the 32 cells a move changes, with per-colour counts of the empty cells in each class.
+use super::patterns::{key_shift, tables, Pattern, Pattern4, Tables, N_CLASSES};
 use crate::color::Color;
 
 pub const MIN_SIZE: usize = 5;
@@ -119,6 +124,28 @@ pub struct Board {
     hash: u64,
     stones: usize,
     history: Vec<Point>,
+    /// Per cell, the line keys and patterns of [`super::patterns`] (see [`LineInfo`]).
+    lines: Vec<LineInfo>,
+    /// Per colour, how many empty on-board cells are in each [`Pattern4`] class.
+    class_counts: [[u16; N_CLASSES]; 2],
+    /// The shared pattern tables (a plain reference: no `OnceLock` check per move).
+    tables: &'static Tables,
+}
+
+/// The pattern record of one cell: one 16-byte record, so a move's update of a cell touches
+/// one cache line.
+///
+/// `key[d]`: the 8 neighbour cells along direction d, 2 bits each as raw cell values (slot
+/// layout in [`key_shift`]). `pats[c]`: colour c's [`Pattern`] in each direction, direction
+/// d in bits 4d..4d+4 (the index of the class table). `class[c]`: the [`Pattern4`] of
+/// `pats[c]` if the cell is empty, `None` if it is occupied (or off the board). Keys and
+/// patterns are kept for occupied cells too, so a take-back only recomputes the class.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(16))]
+struct LineInfo {
+    key: [u16; 4],
+    pats: [u16; 2],
+    class: [u8; 2],
 }
 
 /// What the board keeps per cell for each colour (indexed by [`Color::index`]).
@@ -204,6 +231,7 @@ impl Board {
         let zobrist = (0..total)
             .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
             .collect();
+        let (lines, class_counts) = Self::initial_lines(&cells, &dirs, tables());
         Board {
             size,
             stride,
@@ -225,7 +253,48 @@ impl Board {
             hash: 0,
             stones: 0,
             history: Vec::new(),
+            lines,
+            class_counts,
+            tables: tables(),
         }
+    }
+
+    /// The line records of an empty board, from the cells: keys near the edge hold the wall
+    /// cells (cells beyond the padded array read as wall too; they are never on the board).
+    fn initial_lines(
+        cells: &[u8],
+        dirs: &[isize; 4],
+        t: &Tables,
+    ) -> (Vec<LineInfo>, [[u16; N_CLASSES]; 2]) {
+        let total = cells.len() as isize;
+        let mut counts = [[0u16; N_CLASSES]; 2];
+        let lines = (0..total)
+            .map(|q| {
+                let mut info = LineInfo::default();
+                for (d, &dir) in dirs.iter().enumerate() {
+                    for off in (-4..=4isize).filter(|&o| o != 0) {
+                        let i = q + off * dir;
+                        let v = if (0..total).contains(&i) {
+                            cells[i as usize]
+                        } else {
+                            WALL
+                        };
+                        info.key[d] |= (v as u16) << key_shift(off);
+                    }
+                    let both = t.line[info.key[d] as usize] as u16;
+                    info.pats[0] |= (both & 15) << (4 * d);
+                    info.pats[1] |= (both >> 4) << (4 * d);
+                }
+                if cells[q as usize] == EMPTY {
+                    for c in 0..2 {
+                        info.class[c] = t.class[info.pats[c] as usize];
+                        counts[c][info.class[c] as usize] += 1;
+                    }
+                }
+                info
+            })
+            .collect();
+        (lines, counts)
     }
 
     pub fn size(&self) -> usize {
@@ -401,6 +470,82 @@ impl Board {
         }
     }
 
+    /// Keeps the line keys, patterns and classes after a stone of `c` was placed at or
+    /// removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
+    /// `p +- k*dir` of each direction change, and only in that direction: 32 key flips (the
+    /// key holds raw cell values and empty is 0, so placing and removing are the same xor),
+    /// 32 line lookups and 64 class lookups, no loop over the board.
+    fn update_lines(&mut self, p: Point, c: Color, add: bool) {
+        let v = cell_of(c) as u16;
+        let t = self.tables;
+        for d in 0..4 {
+            let dir = self.dirs[d];
+            let shift = 4 * d as u32;
+            let keep = !(15u16 << shift);
+            for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
+                let q = (p as isize + off * dir) as usize;
+                let info = &mut self.lines[q];
+                // `p` lies at offset -off from `q`.
+                info.key[d] ^= v << key_shift(-off);
+                let both = t.line[info.key[d] as usize] as u16;
+                info.pats[0] = info.pats[0] & keep | (both & 15) << shift;
+                info.pats[1] = info.pats[1] & keep | (both >> 4) << shift;
+                if self.cells[q] != EMPTY {
+                    continue;
+                }
+                for ci in 0..2 {
+                    let new = t.class[info.pats[ci] as usize];
+                    let old = info.class[ci];
+                    if new != old {
+                        self.class_counts[ci][old as usize] -= 1;
+                        self.class_counts[ci][new as usize] += 1;
+                        info.class[ci] = new;
+                    }
+                }
+            }
+        }
+        let info = &mut self.lines[p as usize];
+        for ci in 0..2 {
+            if add {
+                self.class_counts[ci][info.class[ci] as usize] -= 1;
+                info.class[ci] = Pattern4::None as u8;
+            } else {
+                info.class[ci] = t.class[info.pats[ci] as usize];
+                self.class_counts[ci][info.class[ci] as usize] += 1;
+            }
+        }
+    }
+
+    /// The [`Pattern`] that `c` gets in direction `d` (index into [`Board::dirs`]) by playing
+    /// at the on-board cell `p`: an open three, a closed four... that the window sums cannot
+    /// tell apart. Meaningful for empty cells (kept, but unused, for occupied ones).
+    #[inline]
+    pub fn pattern(&self, p: Point, c: Color, d: usize) -> Pattern {
+        Pattern::from_code((self.lines[p as usize].pats[c.index()] >> (4 * d)) as u8 & 15)
+    }
+
+    /// The four direction patterns of `p` for `c`, direction d in bits 4d..4d+4 (codes of
+    /// [`Pattern`]): one read for callers that look at all four.
+    #[inline]
+    pub fn pattern_word(&self, p: Point, c: Color) -> u16 {
+        self.lines[p as usize].pats[c.index()]
+    }
+
+    /// The combined class of `p` for `c` (a four plus an open three, a double three...),
+    /// kept per move so move ordering and threat detection need no scan; `None` for an
+    /// occupied cell.
+    #[inline]
+    pub fn pattern4(&self, p: Point, c: Color) -> Pattern4 {
+        Pattern4::ALL[self.lines[p as usize].class[c.index()] as usize]
+    }
+
+    /// How many empty cells are in class `k` for `c`: e.g. a non-zero Five count means `c`
+    /// can complete a five (freestyle sense) in one move, without scanning the board.
+    #[inline]
+    pub fn class_count(&self, c: Color, k: Pattern4) -> u16 {
+        self.class_counts[c.index()][k as usize]
+    }
+
     /// The window sums ([`Board::eval_sum`]) and open four-window counts
     /// ([`Board::four_windows`]) of both colours, indexed by [`Color::index`], that placing
     /// `c` at the empty `p` would give, without placing it: 20 window reads instead of the
@@ -446,6 +591,7 @@ impl Board {
         debug_assert!(self.is_empty(p));
         self.cells[p as usize] = cell_of(c);
         self.update_windows(p, c, true);
+        self.update_lines(p, c, true);
         let (col, row) = self.col_row(p);
         self.row_stones[row] += 1;
         self.col_stones[col] += 1;
@@ -460,6 +606,7 @@ impl Board {
         let c = self.stone(p).expect("history holds stones");
         self.cells[p as usize] = EMPTY;
         self.update_windows(p, c, false);
+        self.update_lines(p, c, false);
         let (col, row) = self.col_row(p);
         self.row_stones[row] -= 1;
         self.col_stones[col] -= 1;

@@ -1,0 +1,270 @@
+//! Rapfi-style line patterns: what one colour gets in one direction by playing at an empty
+//! cell, read from the 8 neighbour cells of that line in one table lookup, and the per-cell
+//! class ([`Pattern4`]) that combines the four directions.
+//!
+//! The paper's 5-cell window sums cannot tell an open three from a closed one, nor see that
+//! one cell makes threats in two directions; these patterns can, and the board keeps them
+//! incrementally (see `Board::pattern`): a stone changes the key of only the 8 cells
+//! `p +- k*dir` (k = 1..=4) of each direction, so a move costs 32 key updates and lookups.
+//!
+//! The patterns follow the freestyle rule (five *or more* in a row) under every rule: they
+//! are a heuristic for evaluation and move ordering. Standard and renju keep their exact win
+//! and forbidden-point tests in `board.rs` and `renju.rs`.
+use std::sync::OnceLock;
+
+/// The shape one colour gets in ONE direction by playing at an empty cell, from the 9 cells
+/// centred there (walls and opponent stones both block), counting only fives through the
+/// centre. Ordered by strength; fits in 4 bits (the board packs four per `u16`).
+///
+/// Five and the fours count the empty cells that complete a five through the centre
+/// (Flex4: two or more, Block4: one). Below that the rank is recursive: a line is Flex3 if one
+/// more own stone can make it Flex4, else Block3 if one can make it Block4, and so on down
+/// to Flex1/Block1; Dead if no five through the centre fits in the line at all.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pattern {
+    Dead,
+    Block1,
+    Flex1,
+    Block2,
+    Flex2,
+    Block3,
+    Flex3,
+    Block4,
+    Flex4,
+    Five,
+}
+
+impl Pattern {
+    pub const ALL: [Pattern; 10] = [
+        Pattern::Dead,
+        Pattern::Block1,
+        Pattern::Flex1,
+        Pattern::Block2,
+        Pattern::Flex2,
+        Pattern::Block3,
+        Pattern::Flex3,
+        Pattern::Block4,
+        Pattern::Flex4,
+        Pattern::Five,
+    ];
+
+    /// The pattern of a 4-bit code (codes above 9 never occur; they read as Dead).
+    #[inline]
+    pub fn from_code(v: u8) -> Pattern {
+        *Pattern::ALL.get(v as usize).unwrap_or(&Pattern::Dead)
+    }
+
+    /// The same kind one stone further from a five (Flex4 -> Flex3, Block2 -> Block1, Dead
+    /// stays Dead): the recursive step of the definition.
+    fn down(self) -> Pattern {
+        match self {
+            Pattern::Five | Pattern::Dead | Pattern::Block1 | Pattern::Flex1 => Pattern::Dead,
+            p => Pattern::ALL[p as usize - 2],
+        }
+    }
+}
+
+/// The combined class of an empty cell for one colour, from its four direction patterns.
+/// Ordered by strength so that `>=` comparisons work (Five strongest). Occupied cells are
+/// `None`.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pattern4 {
+    None,
+    /// Two or more Flex2.
+    Flex2x2,
+    /// A Block3 and another Block3 or a Flex2.
+    Block3Plus,
+    /// A Flex3 alone (nothing above Flex1/Block2 elsewhere).
+    Flex3,
+    /// A Flex3 and a Block3 or Flex2 in another direction.
+    Flex3Plus,
+    /// Two or more Flex3.
+    Flex3x2,
+    /// A Block4 alone.
+    Block4,
+    /// A Block4 and a Block3 or Flex2.
+    Block4Plus,
+    /// A Block4 and a Flex3 in another direction.
+    Block4Flex3,
+    /// A Flex4, or two Block4 in any directions: a five cannot be stopped.
+    Flex4,
+    Five,
+}
+
+pub const N_CLASSES: usize = 11;
+
+impl Pattern4 {
+    pub const ALL: [Pattern4; N_CLASSES] = [
+        Pattern4::None,
+        Pattern4::Flex2x2,
+        Pattern4::Block3Plus,
+        Pattern4::Flex3,
+        Pattern4::Flex3Plus,
+        Pattern4::Flex3x2,
+        Pattern4::Block4,
+        Pattern4::Block4Plus,
+        Pattern4::Block4Flex3,
+        Pattern4::Flex4,
+        Pattern4::Five,
+    ];
+
+    /// The class of four direction patterns (Rapfi's priority order).
+    pub fn combine(pats: [Pattern; 4]) -> Pattern4 {
+        let mut n = [0u8; 10];
+        for p in pats {
+            n[p as usize] += 1;
+        }
+        let has = |p: Pattern| n[p as usize] > 0;
+        let count = |p: Pattern| n[p as usize];
+        let (b3, f2) = (count(Pattern::Block3), count(Pattern::Flex2));
+        if has(Pattern::Five) {
+            Pattern4::Five
+        } else if has(Pattern::Flex4) || count(Pattern::Block4) >= 2 {
+            Pattern4::Flex4
+        } else if has(Pattern::Block4) {
+            if has(Pattern::Flex3) {
+                Pattern4::Block4Flex3
+            } else if b3 + f2 > 0 {
+                Pattern4::Block4Plus
+            } else {
+                Pattern4::Block4
+            }
+        } else if count(Pattern::Flex3) >= 2 {
+            Pattern4::Flex3x2
+        } else if has(Pattern::Flex3) {
+            if b3 + f2 > 0 {
+                Pattern4::Flex3Plus
+            } else {
+                Pattern4::Flex3
+            }
+        } else if b3 >= 1 && b3 + f2 >= 2 {
+            Pattern4::Block3Plus
+        } else if f2 >= 2 {
+            Pattern4::Flex2x2
+        } else {
+            Pattern4::None
+        }
+    }
+}
+
+/// The two lookup tables, built once per process.
+pub struct Tables {
+    /// Index: the line key (8 neighbour cells, 2 bits each as raw cell values: 0 empty,
+    /// 1 black, 2 white, 3 wall; see [`key_shift`]). Value: black's [`Pattern`] in the low
+    /// nibble, white's in the high nibble, so neither colour swaps bits at run time.
+    pub line: Box<[u8; 1 << 16]>,
+    /// Index: four direction patterns, 4 bits each (direction d in bits 4d..4d+4). Value:
+    /// the [`Pattern4`] class.
+    pub class: Box<[u8; 1 << 16]>,
+}
+
+/// Bit position, in the key of cell `q`, of the cell at offset `off` (`-4..=4`, not 0)
+/// along the direction: offsets -4..-1 take slots 0..3, offsets 1..4 take slots 4..7.
+#[inline(always)]
+pub const fn key_shift(off: isize) -> u32 {
+    2 * (if off < 0 { off + 4 } else { off + 3 }) as u32
+}
+
+/// The shared tables (built on first use, about a millisecond).
+pub fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build)
+}
+
+/// A line for one colour in base 3, the 8 neighbours only: digit i (slot i of the key) is
+/// 0 empty, 1 own, 2 blocked (opponent or wall).
+const LINES: usize = 6561;
+
+fn build() -> Tables {
+    let mut memo = [u8::MAX; LINES];
+    for t in 0..LINES {
+        rank(t, &mut memo);
+    }
+    let mut line = Box::new([0u8; 1 << 16]);
+    for (key, v) in line.iter_mut().enumerate() {
+        let mut own_of = [0usize; 2];
+        for (c, own) in own_of.iter_mut().enumerate() {
+            let mine = c as u16 + 1;
+            let mut pow = 1;
+            for slot in 0..8 {
+                let digit = match (key >> (2 * slot)) as u16 & 3 {
+                    0 => 0,
+                    x if x == mine => 1,
+                    _ => 2,
+                };
+                *own += digit * pow;
+                pow *= 3;
+            }
+        }
+        *v = memo[own_of[0]] | memo[own_of[1]] << 4;
+    }
+    let mut class = Box::new([0u8; 1 << 16]);
+    for (idx, v) in class.iter_mut().enumerate() {
+        let pats = [0, 1, 2, 3].map(|d| Pattern::from_code((idx >> (4 * d)) as u8 & 15));
+        *v = Pattern4::combine(pats) as u8;
+    }
+    Tables { line, class }
+}
+
+/// The 9 cells of base-3 line `t` (centre own): 0 empty, 1 own, 2 blocked.
+fn cells_of(t: usize) -> [u8; 9] {
+    let mut cells = [1u8; 9];
+    let mut t = t;
+    for slot in 0..8 {
+        let i = if slot < 4 { slot } else { slot + 1 };
+        cells[i] = (t % 3) as u8;
+        t /= 3;
+    }
+    cells
+}
+
+/// The base-3 code of 9 cells (the centre is skipped).
+fn code_of(cells: &[u8; 9]) -> usize {
+    let mut t = 0;
+    for i in (0..9).rev().filter(|&i| i != 4) {
+        t = t * 3 + cells[i] as usize;
+    }
+    t
+}
+
+/// Length of the run of own stones through the centre.
+fn run_through_centre(cells: &[u8; 9]) -> usize {
+    let right = cells[5..].iter().take_while(|&&x| x == 1).count();
+    let left = cells[..4].iter().rev().take_while(|&&x| x == 1).count();
+    1 + left + right
+}
+
+/// The pattern of base-3 line `t`, memoised: lines with more own stones first by recursion.
+fn rank(t: usize, memo: &mut [u8; LINES]) -> u8 {
+    if memo[t] != u8::MAX {
+        return memo[t];
+    }
+    let mut cells = cells_of(t);
+    let p = if run_through_centre(&cells) >= 5 {
+        Pattern::Five
+    } else {
+        let mut completes = 0;
+        let mut best = Pattern::Dead;
+        for i in 0..9 {
+            if cells[i] != 0 {
+                continue;
+            }
+            cells[i] = 1;
+            if run_through_centre(&cells) >= 5 {
+                completes += 1;
+            } else {
+                best = best.max(Pattern::from_code(rank(code_of(&cells), memo)).down());
+            }
+            cells[i] = 0;
+        }
+        match completes {
+            0 => best,
+            1 => Pattern::Block4,
+            _ => Pattern::Flex4,
+        }
+    };
+    memo[t] = p as u8;
+    p as u8
+}
