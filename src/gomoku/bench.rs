@@ -82,6 +82,7 @@ pub fn nps(seconds: f64, width: usize) -> (u64, f64, u32) {
         width,
         max_depth: 64,
         threats: false,
+        patterns: false,
         tt_mb: 64,
     };
     let mut s = Searcher::new(config);

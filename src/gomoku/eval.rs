@@ -6,6 +6,7 @@
 //! checked against the paper's own numbers. The position value is the incremental sum kept
 //! by the board.
 use super::board::{Board, Point, Rule};
+use super::patterns::{Pattern4, N_CLASSES};
 use crate::color::Color;
 
 /// A candidate move and its ordering score.
@@ -131,4 +132,64 @@ pub fn evaluate(b: &Board, c: Color) -> i32 {
 #[inline]
 pub fn evaluate_sums(own: i32, other: i32) -> i32 {
     own + own / 4 - other
+}
+
+/// Value a leaf position is given when the mover has a win the window sums cannot see (an
+/// open four to make, or a four-three or double three against an opponent without fours):
+/// above any sum of windows, below the search's proved wins ([`super::search::MATE_BOUND`]),
+/// since a static guess is not a proof.
+pub const WIN_LIKE: i32 = 100_000;
+
+/// Weights of the [`Pattern4`] classes (index = class) in [`threat_eval`]: each empty cell
+/// of a class counts once, for the mover (whose turn it is to use it) ...
+const MOVER: [i32; N_CLASSES] = [0, -21, 47, 45, 69, 21, -61, 199, 1980, 0, 0];
+/// ... and for the opponent, whose threats the mover has to answer first.
+const WAITER: [i32; N_CLASSES] = [0, -21, 49, 44, 28, 0, -20, 85, 216, 3, 0];
+
+/// Empty cells where `c` has class `k` or stronger.
+fn count_from(b: &Board, c: Color, k: Pattern4) -> u16 {
+    Pattern4::ALL[k as usize..]
+        .iter()
+        .map(|&x| b.class_count(c, x))
+        .sum()
+}
+
+/// The line-pattern part of the full engine's evaluation, for `c` to move, added to the
+/// window sums: the sums count stones in windows and cannot tell an open three from a
+/// closed one, nor see one cell making threats in two directions, which is what decides
+/// Gomoku games. The opponent must have no five to complete (the search answers those).
+pub fn threat_eval(b: &Board, c: Color, mode: u8) -> i32 {
+    let o = c.opponent();
+    if mode & 2 != 0 && b.class_count(c, Pattern4::Flex4) > 0 {
+        return WIN_LIKE;
+    }
+    if mode & 2 != 0 && count_from(b, o, Pattern4::Block4) == 0 {
+        // The opponent cannot interpose fours: an open four to make wins, and so does a
+        // four-three or double three (the opponent can block one threat only).
+        if b.class_count(c, Pattern4::Block4Flex3) + b.class_count(c, Pattern4::Flex3x2) > 0 {
+            return WIN_LIKE / 2;
+        }
+    }
+    let mut v = 0;
+    if mode & 4 == 0 {
+        return 0;
+    }
+    for k in Pattern4::ALL {
+        v += MOVER[k as usize] * b.class_count(c, k) as i32
+            - WAITER[k as usize] * b.class_count(o, k) as i32;
+    }
+    v
+}
+
+/// Ordering bonus of the empty cell `p` for `c` to move (index = class): its own class as
+/// attack, the opponent's class there as defence.
+const ORDER_OWN: [i32; N_CLASSES] = [0, 300, 300, 600, 1200, 6000, 400, 1000, 8000, 20000, 0];
+const ORDER_OPP: [i32; N_CLASSES] = [0, 200, 200, 400, 800, 4000, 300, 600, 5000, 10000, 0];
+
+/// The full engine's candidate score: the paper's point score plus the line-pattern
+/// classes of the cell for both colours (a double three outranks a cell that merely lies
+/// in many windows).
+#[inline]
+pub fn pattern_score(b: &Board, p: Point, c: Color) -> i32 {
+    ORDER_OWN[b.pattern4(p, c) as usize] + ORDER_OPP[b.pattern4(p, c.opponent()) as usize]
 }

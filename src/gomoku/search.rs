@@ -8,7 +8,9 @@
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
-use super::eval::{evaluate, evaluate_sums, keep_defences, scan, Cand};
+use super::eval::{
+    evaluate, evaluate_sums, keep_defences, pattern_score, scan, threat_eval, Cand,
+};
 use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
 use crate::color::Color;
@@ -68,6 +70,9 @@ pub struct SearchConfig {
     pub max_depth: u32,
     /// VCF/VCT and VCF defence at the root.
     pub threats: bool,
+    /// Line patterns (open threes, four-threes, double threes) in the evaluation and the
+    /// move order, on top of the paper's window sums.
+    pub patterns: bool,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
 }
@@ -78,6 +83,7 @@ impl Default for SearchConfig {
             width: 10,
             max_depth: 64,
             threats: true,
+            patterns: true,
             tt_mb: 64,
         }
     }
@@ -168,6 +174,11 @@ impl Searcher {
         }
         if s.opp_double && s.n_blocks == 0 && self.config.threats {
             keep_defences(&mut root);
+        }
+        if self.config.patterns && pat_mode() & 1 != 0 {
+            for m in root.iter_mut() {
+                m.score += pattern_score(b, m.p, c);
+            }
         }
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
         if self.config.threats && s.n_blocks == 0 {
@@ -436,7 +447,7 @@ impl Searcher {
             let sums = [b.eval_sum(Color::Black), b.eval_sum(Color::White)];
             let fours = [b.four_windows(Color::Black), b.four_windows(Color::White)];
             if let Some(v) = leaf_value(sums, fours, c, ply, self.config.threats) {
-                return v;
+                return self.with_patterns(b, c, v);
             }
         }
         let mut cands = std::mem::take(&mut self.cands[ply]);
@@ -466,7 +477,7 @@ impl Searcher {
         }
         if depth == 0 || ply + 1 >= MAX_PLY {
             self.cands[ply] = cands;
-            return evaluate(b, c);
+            return self.with_patterns(b, c, evaluate(b, c));
         }
         if s.opp_double && s.n_blocks == 0 && self.config.threats {
             keep_defences(&mut cands);
@@ -498,6 +509,11 @@ impl Searcher {
             self.cands[ply] = cands;
             return -(MATE - ply as i32 - 2);
         }
+        if self.config.patterns && pat_mode() & 1 != 0 {
+            for m in cands.iter_mut() {
+                m.score += pattern_score(b, m.p, c);
+            }
+        }
         // Order: TT move first, then by point score; keep the width.
         let width = self.config.width.max(1);
         let total = cands.len();
@@ -522,8 +538,9 @@ impl Searcher {
         let o = c.opponent();
         // Children that are freestyle leaves are valued from `Board::peek`, without placing
         // the stone: most nodes are leaves, and place/undo was half the time.
-        let peek_leaves =
-            depth == 1 && b.rule() == Rule::Freestyle && b.stone_count() + 1 < b.size() * b.size();
+        let peek_leaves = depth == 1
+            && !self.config.patterns
+            && b.rule() == Rule::Freestyle && b.stone_count() + 1 < b.size() * b.size();
         let mut i = 0;
         while i < limit {
             let p = cands[i].p;
@@ -592,6 +609,17 @@ impl Searcher {
         best
     }
 
+    /// `v` (a static value for `c` to move) with the line-pattern evaluation added, for
+    /// the full engine; proved wins and losses are left as they are.
+    #[inline]
+    fn with_patterns(&self, b: &Board, c: Color, v: i32) -> i32 {
+        if self.config.patterns && v.abs() < MATE_BOUND {
+            v + threat_eval(b, c, pat_mode())
+        } else {
+            v
+        }
+    }
+
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -644,6 +672,16 @@ fn leaf_value(sums: [i32; 2], fours: [u16; 2], c: Color, ply: usize, quiesce: bo
         return None;
     }
     Some(evaluate_sums(sums[c.index()], sums[c.opponent().index()]))
+}
+
+fn pat_mode() -> u8 {
+    static M: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+    *M.get_or_init(|| {
+        std::env::var("QPAT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(7)
+    })
 }
 
 fn side_key(c: Color) -> u64 {

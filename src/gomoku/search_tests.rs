@@ -138,6 +138,7 @@ fn a_four_on_the_horizon_is_answered_before_the_node_is_valued() {
         width: 5,
         max_depth: 10,
         threats: false,
+        patterns: false,
         tt_mb: 1,
     };
     assert!(Searcher::new(paper).value(&mut b, White, 0).abs() < MATE_BOUND);
