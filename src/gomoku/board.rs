@@ -137,15 +137,15 @@ pub struct Board {
 ///
 /// `key[d]`: the 8 neighbour cells along direction d, 2 bits each as raw cell values (slot
 /// layout in [`key_shift`]). `pats[c]`: colour c's [`Pattern`] in each direction, direction
-/// d in bits 4d..4d+4 (the index of the class table). `class[c]`: the [`Pattern4`] of
-/// `pats[c]` if the cell is empty, `None` if it is occupied (or off the board). Keys and
-/// patterns are kept for occupied cells too, so a take-back only recomputes the class.
+/// d in bits 4d..4d+4. `cats[c]`: the same as [`Pattern::category`], 3 bits per direction,
+/// the index of the class table: the class is read from it, not stored. Kept for occupied
+/// cells too (their class reads as None), so a take-back has nothing to recompute.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(16))]
 struct LineInfo {
     key: [u16; 4],
     pats: [u16; 2],
-    class: [u8; 2],
+    cats: [u16; 2],
 }
 
 /// What the board keeps per cell for each colour (indexed by [`Color::index`]).
@@ -281,14 +281,16 @@ impl Board {
                         };
                         info.key[d] |= (v as u16) << key_shift(off);
                     }
-                    let both = t.line[info.key[d] as usize] as u16;
-                    info.pats[0] |= (both & 15) << (4 * d);
-                    info.pats[1] |= (both >> 4) << (4 * d);
+                    let both = t.line[info.key[d] as usize];
+                    for c in 0..2 {
+                        let code = both >> (4 * c) & 15;
+                        info.pats[c] |= (code as u16) << (4 * d);
+                        info.cats[c] |= (Pattern::category(code) as u16) << (3 * d);
+                    }
                 }
                 if cells[q as usize] == EMPTY {
                     for c in 0..2 {
-                        info.class[c] = t.class[info.pats[c] as usize];
-                        counts[c][info.class[c] as usize] += 1;
+                        counts[c][t.class[info.cats[c] as usize] as usize] += 1;
                     }
                 }
                 info
@@ -474,44 +476,46 @@ impl Board {
     /// removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
     /// `p +- k*dir` of each direction change, and only in that direction: 32 key flips (the
     /// key holds raw cell values and empty is 0, so placing and removing are the same xor),
-    /// 32 line lookups and 64 class lookups, no loop over the board.
+    /// 32 line lookups, and class-count updates (a 4 KB table) only for a colour whose
+    /// category changed; no loop over the board. Measured: the 64 KB line table is most of
+    /// the cost (it lives in L2).
     fn update_lines(&mut self, p: Point, c: Color, add: bool) {
         let v = cell_of(c) as u16;
         let t = self.tables;
         for d in 0..4 {
             let dir = self.dirs[d];
-            let shift = 4 * d as u32;
-            let keep = !(15u16 << shift);
+            let (shift4, shift3) = (4 * d as u32, 3 * d as u32);
+            let (keep4, keep3) = (!(15u16 << shift4), !(7u16 << shift3));
             for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
                 let q = (p as isize + off * dir) as usize;
+                let empty = self.cells[q] == EMPTY;
                 let info = &mut self.lines[q];
                 // `p` lies at offset -off from `q`.
                 info.key[d] ^= v << key_shift(-off);
-                let both = t.line[info.key[d] as usize] as u16;
-                info.pats[0] = info.pats[0] & keep | (both & 15) << shift;
-                info.pats[1] = info.pats[1] & keep | (both >> 4) << shift;
-                if self.cells[q] != EMPTY {
-                    continue;
-                }
+                let both = t.line[info.key[d] as usize];
                 for ci in 0..2 {
-                    let new = t.class[info.pats[ci] as usize];
-                    let old = info.class[ci];
+                    let code = both >> (4 * ci) & 15;
+                    info.pats[ci] = info.pats[ci] & keep4 | (code as u16) << shift4;
+                    let old = info.cats[ci];
+                    let new = old & keep3 | (Pattern::category(code) as u16) << shift3;
+                    // Most changes stay below Flex2 (category 0): no class work then.
                     if new != old {
-                        self.class_counts[ci][old as usize] -= 1;
-                        self.class_counts[ci][new as usize] += 1;
-                        info.class[ci] = new;
+                        info.cats[ci] = new;
+                        if empty {
+                            self.class_counts[ci][t.class[old as usize] as usize] -= 1;
+                            self.class_counts[ci][t.class[new as usize] as usize] += 1;
+                        }
                     }
                 }
             }
         }
-        let info = &mut self.lines[p as usize];
+        let cats = self.lines[p as usize].cats;
         for ci in 0..2 {
+            let n = &mut self.class_counts[ci][t.class[cats[ci] as usize] as usize];
             if add {
-                self.class_counts[ci][info.class[ci] as usize] -= 1;
-                info.class[ci] = Pattern4::None as u8;
+                *n -= 1;
             } else {
-                info.class[ci] = t.class[info.pats[ci] as usize];
-                self.class_counts[ci][info.class[ci] as usize] += 1;
+                *n += 1;
             }
         }
     }
@@ -536,7 +540,10 @@ impl Board {
     /// occupied cell.
     #[inline]
     pub fn pattern4(&self, p: Point, c: Color) -> Pattern4 {
-        Pattern4::ALL[self.lines[p as usize].class[c.index()] as usize]
+        if self.cells[p as usize] != EMPTY {
+            return Pattern4::None;
+        }
+        Pattern4::ALL[self.tables.class[self.lines[p as usize].cats[c.index()] as usize] as usize]
     }
 
     /// How many empty cells are in class `k` for `c`: e.g. a non-zero Five count means `c`
