@@ -9,7 +9,7 @@
 //! Each cell also keeps, per direction, a 16-bit key of its 8 line neighbours and both
 //! colours' line [`Pattern`]s and [`Pattern4`] classes (see [`super::patterns`]), updated
 //! for the 32 cells a move changes, with per-colour counts of the empty cells in each class.
-use super::patterns::{key_shift, tables, Pattern, Pattern4, Tables, N_CLASSES};
+use super::patterns::{slot_of, tables, Pattern, Pattern4, Tables, N_CLASSES, POW3};
 use crate::color::Color;
 
 pub const MIN_SIZE: usize = 5;
@@ -132,20 +132,29 @@ pub struct Board {
     tables: &'static Tables,
 }
 
-/// The pattern record of one cell: one 16-byte record, so a move's update of a cell touches
-/// one cache line.
+/// The pattern record of one cell: 16 bytes, so a move's update of a cell touches one
+/// cache line.
 ///
-/// `key[d]`: the 8 neighbour cells along direction d, 2 bits each as raw cell values (slot
-/// layout in [`key_shift`]). `pats[c]`: colour c's [`Pattern`] in each direction, direction
-/// d in bits 4d..4d+4. `cats[c]`: the same as [`Pattern::category`], 3 bits per direction,
-/// the index of the class table: the class is read from it, not stored. Kept for occupied
-/// cells too (their class reads as None), so a take-back has nothing to recompute.
+/// `w[c][d]`: bits 0..13 hold colour c's line key in direction d (base 3, see
+/// [`super::patterns::Tables::line`]), bits 13..16 the [`Pattern::category`] of its
+/// pattern, so the four categories of the class index sit beside the keys. A stone adds or
+/// subtracts one digit; the top bits never see a carry (a key stays below 3^8). Kept for
+/// occupied cells too (their class reads as None), so a take-back recomputes nothing.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(16))]
 struct LineInfo {
-    key: [u16; 4],
-    pats: [u16; 2],
-    cats: [u16; 2],
+    w: [[u16; 4]; 2],
+}
+
+const KEY_MASK: u16 = (1 << 13) - 1;
+
+impl LineInfo {
+    /// Colour c's class-table index: its four categories, 3 bits per direction.
+    #[inline(always)]
+    fn class_index(&self, c: usize) -> usize {
+        let w = &self.w[c];
+        (w[0] >> 13 | (w[1] >> 13) << 3 | (w[2] >> 13) << 6 | (w[3] >> 13) << 9) as usize
+    }
 }
 
 /// What the board keeps per cell for each colour (indexed by [`Color::index`]).
@@ -272,25 +281,22 @@ impl Board {
             .map(|q| {
                 let mut info = LineInfo::default();
                 for (d, &dir) in dirs.iter().enumerate() {
+                    let mut raw = [WALL; 8];
                     for off in (-4..=4isize).filter(|&o| o != 0) {
                         let i = q + off * dir;
-                        let v = if (0..total).contains(&i) {
-                            cells[i as usize]
-                        } else {
-                            WALL
-                        };
-                        info.key[d] |= (v as u16) << key_shift(off);
+                        if (0..total).contains(&i) {
+                            raw[slot_of(off)] = cells[i as usize];
+                        }
                     }
-                    let both = t.line[info.key[d] as usize];
                     for c in 0..2 {
-                        let code = both >> (4 * c) & 15;
-                        info.pats[c] |= (code as u16) << (4 * d);
-                        info.cats[c] |= (Pattern::category(code) as u16) << (3 * d);
+                        let key = Tables::key_of(raw, c as u8 + 1);
+                        let cat = Pattern::category(t.line[key as usize]) as u16;
+                        info.w[c][d] = key | cat << 13;
                     }
                 }
                 if cells[q as usize] == EMPTY {
-                    for c in 0..2 {
-                        counts[c][t.class[info.cats[c] as usize] as usize] += 1;
+                    for (c, n) in counts.iter_mut().enumerate() {
+                        n[t.class[info.class_index(c)] as usize] += 1;
                     }
                 }
                 info
@@ -472,46 +478,45 @@ impl Board {
         }
     }
 
-    /// Keeps the line keys, patterns and classes after a stone of `c` was placed at or
-    /// removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
-    /// `p +- k*dir` of each direction change, and only in that direction: 32 key flips (the
-    /// key holds raw cell values and empty is 0, so placing and removing are the same xor),
-    /// 32 line lookups, and class-count updates (a 4 KB table) only for a colour whose
-    /// category changed; no loop over the board. Measured: the 64 KB line table is most of
-    /// the cost (it lives in L2).
+    /// Keeps the line keys, categories and class counts after a stone of `c` was placed at
+    /// or removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
+    /// `p +- k*dir` of each direction change, and only in that direction: per cell and
+    /// colour one add to the key (the stone's digit: 1 for its own colour, 2 for the other)
+    /// and one lookup in the 6.5 KB line table; the class counts (a 4 KB table) only where a
+    /// category changed. No loop over the board.
     fn update_lines(&mut self, p: Point, c: Color, add: bool) {
-        let v = cell_of(c) as u16;
         let t = self.tables;
+        let ci = c.index();
         for d in 0..4 {
             let dir = self.dirs[d];
-            let (shift4, shift3) = (4 * d as u32, 3 * d as u32);
-            let (keep4, keep3) = (!(15u16 << shift4), !(7u16 << shift3));
             for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
                 let q = (p as isize + off * dir) as usize;
                 let empty = self.cells[q] == EMPTY;
                 let info = &mut self.lines[q];
                 // `p` lies at offset -off from `q`.
-                info.key[d] ^= v << key_shift(-off);
-                let both = t.line[info.key[d] as usize];
-                for ci in 0..2 {
-                    let code = both >> (4 * ci) & 15;
-                    info.pats[ci] = info.pats[ci] & keep4 | (code as u16) << shift4;
-                    let old = info.cats[ci];
-                    let new = old & keep3 | (Pattern::category(code) as u16) << shift3;
+                let pow = POW3[slot_of(-off)];
+                for (k, digit) in [(ci, pow), (1 - ci, 2 * pow)] {
+                    let old = info.w[k][d];
+                    let key = if add {
+                        (old & KEY_MASK) + digit
+                    } else {
+                        (old & KEY_MASK) - digit
+                    };
+                    let cat = Pattern::category(t.line[key as usize]) as u16;
                     // Most changes stay below Flex2 (category 0): no class work then.
-                    if new != old {
-                        info.cats[ci] = new;
-                        if empty {
-                            self.class_counts[ci][t.class[old as usize] as usize] -= 1;
-                            self.class_counts[ci][t.class[new as usize] as usize] += 1;
-                        }
+                    if cat != old >> 13 && empty {
+                        let before = info.class_index(k);
+                        let after = before & !(7 << (3 * d)) | (cat as usize) << (3 * d);
+                        self.class_counts[k][t.class[before] as usize] -= 1;
+                        self.class_counts[k][t.class[after] as usize] += 1;
                     }
+                    info.w[k][d] = key | cat << 13;
                 }
             }
         }
-        let cats = self.lines[p as usize].cats;
-        for ci in 0..2 {
-            let n = &mut self.class_counts[ci][t.class[cats[ci] as usize] as usize];
+        let info = self.lines[p as usize];
+        for k in 0..2 {
+            let n = &mut self.class_counts[k][t.class[info.class_index(k)] as usize];
             if add {
                 *n -= 1;
             } else {
@@ -525,14 +530,8 @@ impl Board {
     /// tell apart. Meaningful for empty cells (kept, but unused, for occupied ones).
     #[inline]
     pub fn pattern(&self, p: Point, c: Color, d: usize) -> Pattern {
-        Pattern::from_code((self.lines[p as usize].pats[c.index()] >> (4 * d)) as u8 & 15)
-    }
-
-    /// The four direction patterns of `p` for `c`, direction d in bits 4d..4d+4 (codes of
-    /// [`Pattern`]): one read for callers that look at all four.
-    #[inline]
-    pub fn pattern_word(&self, p: Point, c: Color) -> u16 {
-        self.lines[p as usize].pats[c.index()]
+        let key = self.lines[p as usize].w[c.index()][d] & KEY_MASK;
+        Pattern::from_code(self.tables.line[key as usize])
     }
 
     /// The combined class of `p` for `c` (a four plus an open three, a double three...),
@@ -543,7 +542,8 @@ impl Board {
         if self.cells[p as usize] != EMPTY {
             return Pattern4::None;
         }
-        Pattern4::ALL[self.tables.class[self.lines[p as usize].cats[c.index()] as usize] as usize]
+        let idx = self.lines[p as usize].class_index(c.index());
+        Pattern4::ALL[self.tables.class[idx] as usize]
     }
 
     /// How many empty cells are in class `k` for `c`: e.g. a non-zero Five count means `c`

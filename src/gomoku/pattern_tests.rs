@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 
 use super::board::{Board, Rule};
 use super::board_tests::random_empty_in;
-use super::patterns::{tables, Pattern, Pattern4, N_CLASSES};
+use super::patterns::{tables, Pattern, Pattern4, Tables, N_CLASSES};
 use crate::color::Color::{self, Black, White};
 
 // ---------------------------------------------------------------- the brute force
@@ -248,30 +248,26 @@ fn brute_force_agrees_with_the_hand_shapes() {
 }
 
 #[test]
-fn line_table_matches_the_brute_force_on_every_key() {
-    // Key layout (documented in patterns.rs): slot i = 0..8 holds offsets -4..-1, 1..4,
-    // 2 bits each, raw cell values 0 empty, 1 black, 2 white, 3 wall.
+fn line_table_matches_the_brute_force_on_every_line_with_walls() {
+    // Every neighbour line of raw cells (0 empty, 1 black, 2 white, 3 wall; slots 0..8 =
+    // offsets -4..-1, 1..4), through the key the board builds, for both colours.
     let mut oracle = Oracle::default();
     let t = tables();
-    for key in 0..1usize << 16 {
-        for (c, own) in [(0, 1), (1, 2)] {
+    for code in 0..1usize << 16 {
+        let raw: [u8; 8] = std::array::from_fn(|slot| (code >> (2 * slot)) as u8 & 3);
+        for own in [1, 2] {
             let mut s = [b'X'; 9];
             for slot in 0..8 {
                 let i = if slot < 4 { slot } else { slot + 1 };
-                s[i] = match (key >> (2 * slot)) & 3 {
+                s[i] = match raw[slot] {
                     0 => b'.',
                     3 => b'#',
                     v if v == own => b'X',
                     _ => b'O',
                 };
             }
-            let got = Pattern::from_code(t.line[key] >> (4 * c) & 15);
-            assert_eq!(
-                got,
-                oracle.get(&s),
-                "key {key:#06x} {}",
-                String::from_utf8_lossy(&s)
-            );
+            let got = Pattern::from_code(t.line[Tables::key_of(raw, own) as usize]);
+            assert_eq!(got, oracle.get(&s), "{}", String::from_utf8_lossy(&s));
         }
     }
 }
