@@ -485,30 +485,28 @@ impl Board {
     /// and one lookup in the 6.5 KB line table; the class counts (a 4 KB table) only where a
     /// category changed. No loop over the board.
     fn update_lines(&mut self, p: Point, c: Color, add: bool) {
-        let t = self.tables;
+        let (line, class) = (&*self.tables.line, &*self.tables.class);
         let ci = c.index();
+        // The stone's digit in the key of a cell at offset `off` from it: slot_of(-off),
+        // weight 1 for its own colour, 2 for the other; negated (wrapping) for a removal.
+        let sign = if add { 1u16 } else { u16::MAX };
         for d in 0..4 {
             let dir = self.dirs[d];
             for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
                 let q = (p as isize + off * dir) as usize;
                 let empty = self.cells[q] == EMPTY;
                 let info = &mut self.lines[q];
-                // `p` lies at offset -off from `q`.
-                let pow = POW3[slot_of(-off)];
-                for (k, digit) in [(ci, pow), (1 - ci, 2 * pow)] {
+                let pow = POW3[slot_of(-off)].wrapping_mul(sign);
+                for (k, digit) in [(ci, pow), (1 - ci, pow.wrapping_mul(2))] {
                     let old = info.w[k][d];
-                    let key = if add {
-                        (old & KEY_MASK) + digit
-                    } else {
-                        (old & KEY_MASK) - digit
-                    };
-                    let cat = Pattern::category(t.line[key as usize]) as u16;
+                    let key = (old & KEY_MASK).wrapping_add(digit) & KEY_MASK;
+                    let cat = Pattern::category(line[key as usize]) as u16;
                     // Most changes stay below Flex2 (category 0): no class work then.
                     if cat != old >> 13 && empty {
                         let before = info.class_index(k);
                         let after = before & !(7 << (3 * d)) | (cat as usize) << (3 * d);
-                        self.class_counts[k][t.class[before] as usize] -= 1;
-                        self.class_counts[k][t.class[after] as usize] += 1;
+                        self.class_counts[k][class[before & 0xfff] as usize] -= 1;
+                        self.class_counts[k][class[after & 0xfff] as usize] += 1;
                     }
                     info.w[k][d] = key | cat << 13;
                 }
@@ -516,7 +514,7 @@ impl Board {
         }
         let info = self.lines[p as usize];
         for k in 0..2 {
-            let n = &mut self.class_counts[k][t.class[info.class_index(k)] as usize];
+            let n = &mut self.class_counts[k][class[info.class_index(k) & 0xfff] as usize];
             if add {
                 *n -= 1;
             } else {
@@ -531,7 +529,7 @@ impl Board {
     #[inline]
     pub fn pattern(&self, p: Point, c: Color, d: usize) -> Pattern {
         let key = self.lines[p as usize].w[c.index()][d] & KEY_MASK;
-        Pattern::from_code(self.tables.line[key as usize])
+        Pattern::from_code(self.tables.line[key as usize & 0x1fff])
     }
 
     /// The combined class of `p` for `c` (a four plus an open three, a double three...),

@@ -166,7 +166,9 @@ pub struct Tables {
     /// remaps anything at run time, and the table is 6.5 KB: it stays in L1 (a 64 KB table
     /// over raw 2-bit cells, tried first, missed the cache on most lookups and made `place`
     /// a quarter slower).
-    pub line: Box<[u8; LINES]>,
+    /// Padded to 2^13 entries (the rest Dead, never read) so that an index masked to 13
+    /// bits needs no bounds check.
+    pub line: Box<[u8; 1 << 13]>,
     /// Index: four direction categories ([`Pattern::category`]), 3 bits each (direction d
     /// in bits 3d..3d+3). Value: the [`Pattern4`] class.
     pub class: Box<[u8; 1 << 12]>,
@@ -216,10 +218,12 @@ pub fn tables() -> &'static Tables {
 }
 
 fn build() -> Tables {
-    let mut line = Box::new([u8::MAX; LINES]);
+    let mut memo = [u8::MAX; LINES];
     for t in 0..LINES {
-        rank(t, &mut line);
+        rank(t, &mut memo);
     }
+    let mut line = Box::new([Pattern::Dead as u8; 1 << 13]);
+    line[..LINES].copy_from_slice(&memo);
     let mut class = Box::new([0u8; 1 << 12]);
     for (idx, v) in class.iter_mut().enumerate() {
         // Category k > 0 stands for pattern k + 3; category 0 for Dead (same class).
