@@ -9,7 +9,7 @@
 //! Each cell also keeps, per direction, a 16-bit key of its 8 line neighbours and both
 //! colours' line [`Pattern`]s and [`Pattern4`] classes (see [`super::patterns`]), updated
 //! for the 32 cells a move changes, with per-colour counts of the empty cells in each class.
-use super::patterns::{slot_of, tables, Pattern, Pattern4, Tables, N_CLASSES, POW3};
+use super::patterns::{slot_of, tables, Pattern, Pattern4, Tables, LINES, N_CLASSES, POW3};
 use crate::color::Color;
 
 pub const MIN_SIZE: usize = 5;
@@ -135,25 +135,38 @@ pub struct Board {
 /// The pattern record of one cell: 16 bytes, so a move's update of a cell touches one
 /// cache line.
 ///
-/// `w[c][d]`: bits 0..13 hold colour c's line key in direction d (base 3, see
-/// [`super::patterns::Tables::line`]), bits 13..16 the [`Pattern::category`] of its
-/// pattern, so the four categories of the class index sit beside the keys. A stone adds or
-/// subtracts one digit; the top bits never see a carry (a key stays below 3^8). Kept for
-/// occupied cells too (their class reads as None), so a take-back recomputes nothing.
+/// `key[d]`: the 8 neighbour cells along direction d in base 3 (black digit 1, white 2; a
+/// stone adds or subtracts its digit), `wall[d]`: the wall configuration of that line (fixed
+/// by the cell's position); see [`Tables::line`]. `cats[c]`: colour c's four
+/// [`Pattern::category`] values, 3 bits per direction, the index of the class table (the
+/// class is read from it, not stored). Keys are kept for every cell; `cats` only for empty
+/// ones (a take-back recomputes the cell's own from its keys).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(16))]
 struct LineInfo {
-    w: [[u16; 4]; 2],
+    key: [u16; 4],
+    cats: [u16; 2],
+    wall: [u8; 4],
 }
 
-const KEY_MASK: u16 = (1 << 13) - 1;
-
 impl LineInfo {
-    /// Colour c's class-table index: its four categories, 3 bits per direction.
+    /// Both colours' pattern codes in direction d (black low nibble, white high nibble).
     #[inline(always)]
-    fn class_index(&self, c: usize) -> usize {
-        let w = &self.w[c];
-        (w[0] >> 13 | (w[1] >> 13) << 3 | (w[2] >> 13) << 6 | (w[3] >> 13) << 9) as usize
+    fn both(&self, line: &[u8], d: usize) -> u8 {
+        line[self.wall[d] as usize * LINES + self.key[d] as usize]
+    }
+
+    /// Both colours' class-table indexes, from the keys.
+    #[inline(always)]
+    fn cats_from_keys(&self, line: &[u8]) -> [u16; 2] {
+        let mut cats = [0u16; 2];
+        for d in 0..4 {
+            let both = self.both(line, d);
+            for (c, x) in cats.iter_mut().enumerate() {
+                *x |= (Pattern::category(both >> (4 * c) & 15) as u16) << (3 * d);
+            }
+        }
+        cats
     }
 }
 
@@ -269,7 +282,8 @@ impl Board {
     }
 
     /// The line records of an empty board, from the cells: keys near the edge hold the wall
-    /// cells (cells beyond the padded array read as wall too; they are never on the board).
+    /// cells (cells beyond the padded array read as wall too; off-board cells' records are
+    /// never read).
     fn initial_lines(
         cells: &[u8],
         dirs: &[isize; 4],
@@ -280,6 +294,9 @@ impl Board {
         let lines = (0..total)
             .map(|q| {
                 let mut info = LineInfo::default();
+                if cells[q as usize] == WALL {
+                    return info;
+                }
                 for (d, &dir) in dirs.iter().enumerate() {
                     let mut raw = [WALL; 8];
                     for off in (-4..=4isize).filter(|&o| o != 0) {
@@ -288,15 +305,15 @@ impl Board {
                             raw[slot_of(off)] = cells[i as usize];
                         }
                     }
-                    for c in 0..2 {
-                        let key = Tables::key_of(raw, c as u8 + 1);
-                        let cat = Pattern::category(t.line[key as usize]) as u16;
-                        info.w[c][d] = key | cat << 13;
-                    }
+                    let (wall, key) =
+                        Tables::line_index(raw).expect("walls lie at the ends of a line");
+                    info.wall[d] = wall;
+                    info.key[d] = key;
                 }
+                info.cats = info.cats_from_keys(&t.line);
                 if cells[q as usize] == EMPTY {
                     for (c, n) in counts.iter_mut().enumerate() {
-                        n[t.class[info.class_index(c)] as usize] += 1;
+                        n[t.class[info.cats[c] as usize & 0xfff] as usize] += 1;
                     }
                 }
                 info
@@ -480,41 +497,46 @@ impl Board {
 
     /// Keeps the line keys, categories and class counts after a stone of `c` was placed at
     /// or removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
-    /// `p +- k*dir` of each direction change, and only in that direction: per cell and
-    /// colour one add to the key (the stone's digit: 1 for its own colour, 2 for the other)
-    /// and one lookup in the 6.5 KB line table; the class counts (a 4 KB table) only where a
-    /// category changed. No loop over the board.
+    /// `p +- k*dir` of each direction change, and only in that direction: per cell one add
+    /// to the key, and for an empty cell one lookup in the line table (both colours) and
+    /// class-count updates (a 4 KB table) only where a category changed. No loop over the
+    /// board.
     fn update_lines(&mut self, p: Point, c: Color, add: bool) {
         let (line, class) = (&*self.tables.line, &*self.tables.class);
-        let ci = c.index();
-        // The stone's digit in the key of a cell at offset `off` from it: slot_of(-off),
-        // weight 1 for its own colour, 2 for the other; negated (wrapping) for a removal.
-        let sign = if add { 1u16 } else { u16::MAX };
+        let digit = cell_of(c) as u16;
+        // A removal subtracts, as a wrapping add.
+        let digit = if add { digit } else { digit.wrapping_neg() };
         for d in 0..4 {
             let dir = self.dirs[d];
+            let shift = 3 * d as u32;
             for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
                 let q = (p as isize + off * dir) as usize;
-                let empty = self.cells[q] == EMPTY;
                 let info = &mut self.lines[q];
-                let pow = POW3[slot_of(-off)].wrapping_mul(sign);
-                for (k, digit) in [(ci, pow), (1 - ci, pow.wrapping_mul(2))] {
-                    let old = info.w[k][d];
-                    let key = (old & KEY_MASK).wrapping_add(digit) & KEY_MASK;
-                    let cat = Pattern::category(line[key as usize]) as u16;
+                // `p` lies at offset -off from `q`.
+                info.key[d] = info.key[d].wrapping_add(digit.wrapping_mul(POW3[slot_of(-off)]));
+                if self.cells[q] != EMPTY {
+                    continue;
+                }
+                let both = info.both(line, d);
+                for k in 0..2 {
+                    let old = info.cats[k];
+                    let cat = Pattern::category(both >> (4 * k) & 15) as u16;
+                    let new = old & !(7 << shift) | cat << shift;
                     // Most changes stay below Flex2 (category 0): no class work then.
-                    if cat != old >> 13 && empty {
-                        let before = info.class_index(k);
-                        let after = before & !(7 << (3 * d)) | (cat as usize) << (3 * d);
-                        self.class_counts[k][class[before & 0xfff] as usize] -= 1;
-                        self.class_counts[k][class[after & 0xfff] as usize] += 1;
+                    if new != old {
+                        info.cats[k] = new;
+                        self.class_counts[k][class[old as usize & 0xfff] as usize] -= 1;
+                        self.class_counts[k][class[new as usize & 0xfff] as usize] += 1;
                     }
-                    info.w[k][d] = key | cat << 13;
                 }
             }
         }
-        let info = self.lines[p as usize];
+        let info = &mut self.lines[p as usize];
+        if !add {
+            info.cats = info.cats_from_keys(line);
+        }
         for k in 0..2 {
-            let n = &mut self.class_counts[k][class[info.class_index(k) & 0xfff] as usize];
+            let n = &mut self.class_counts[k][class[info.cats[k] as usize & 0xfff] as usize];
             if add {
                 *n -= 1;
             } else {
@@ -525,11 +547,11 @@ impl Board {
 
     /// The [`Pattern`] that `c` gets in direction `d` (index into [`Board::dirs`]) by playing
     /// at the on-board cell `p`: an open three, a closed four... that the window sums cannot
-    /// tell apart. Meaningful for empty cells (kept, but unused, for occupied ones).
+    /// tell apart. Also right for an occupied cell (as if it were empty).
     #[inline]
     pub fn pattern(&self, p: Point, c: Color, d: usize) -> Pattern {
-        let key = self.lines[p as usize].w[c.index()][d] & KEY_MASK;
-        Pattern::from_code(self.tables.line[key as usize & 0x1fff])
+        let both = self.lines[p as usize].both(&self.tables.line, d);
+        Pattern::from_code(both >> (4 * c.index()) & 15)
     }
 
     /// The combined class of `p` for `c` (a four plus an open three, a double three...),
@@ -540,7 +562,7 @@ impl Board {
         if self.cells[p as usize] != EMPTY {
             return Pattern4::None;
         }
-        let idx = self.lines[p as usize].class_index(c.index());
+        let idx = self.lines[p as usize].cats[c.index()] as usize & 0xfff;
         Pattern4::ALL[self.tables.class[idx] as usize]
     }
 

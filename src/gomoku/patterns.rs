@@ -160,21 +160,24 @@ impl Pattern4 {
 
 /// The two lookup tables, built once per process.
 pub struct Tables {
-    /// Index: a line key for one colour (see [`slot_of`]): the 8 neighbour cells in base 3,
-    /// digit i for slot i, 0 empty, 1 own, 2 blocked (opponent stone or wall). Value: the
-    /// [`Pattern`] code. The board keeps one key per colour, so neither colour swaps or
-    /// remaps anything at run time, and the table is 6.5 KB: it stays in L1 (a 64 KB table
-    /// over raw 2-bit cells, tried first, missed the cache on most lookups and made `place`
-    /// a quarter slower).
-    /// Padded to 2^13 entries (the rest Dead, never read) so that an index masked to 13
-    /// bits needs no bounds check.
-    pub line: Box<[u8; 1 << 13]>,
+    /// Index: [`Tables::line_index`] of a line: a wall configuration (how many of the 8
+    /// neighbours are off the board at the near end and at the far end, 5 x 5) times 3^8,
+    /// plus the 8 neighbour cells in base 3 (digit i for slot i: 0 empty or wall, 1 black,
+    /// 2 white). Value: black's [`Pattern`] code in the low nibble, white's in the high
+    /// nibble, so one lookup serves both colours and nothing is swapped at run time.
+    ///
+    /// Why this shape: a table over raw 2-bit cells (64 KB) missed L1 on most lookups, and
+    /// one base-3 key per colour took two lookups per cell. Off the board cells are always
+    /// at the ends of a line (a straight line does not come back), so walls need only the
+    /// configuration, and the interior slice (configuration 0, 6.5 KB) that nearly every
+    /// lookup reads stays in L1.
+    pub line: Box<[u8]>,
     /// Index: four direction categories ([`Pattern::category`]), 3 bits each (direction d
     /// in bits 3d..3d+3). Value: the [`Pattern4`] class.
     pub class: Box<[u8; 1 << 12]>,
 }
 
-/// Number of line keys (3^8).
+/// Number of base-3 line keys (3^8).
 pub const LINES: usize = 6561;
 
 /// Powers of 3: the weight of slot i in a line key.
@@ -189,18 +192,22 @@ impl Tables {
         Pattern4::ALL[self.class[idx] as usize]
     }
 
-    /// The key of a line for colour `own` (1 black, 2 white) from the raw values of its 8
-    /// neighbour cells by slot (0 empty, 1 black, 2 white, 3 wall): how the board builds
-    /// its first keys.
-    pub fn key_of(raw: [u8; 8], own: u8) -> u16 {
-        (0..8).fold(0, |acc, slot| {
-            let digit = match raw[slot] {
-                0 => 0,
-                x if x == own => 1,
-                _ => 2,
-            };
-            acc + digit * POW3[slot]
-        })
+    /// The wall configuration and base-3 key of a line from the raw values of its 8
+    /// neighbour cells by slot (0 empty, 1 black, 2 white, 3 wall), or None if a wall is
+    /// not at an end (no line on a board looks like that): how the board builds its first
+    /// keys. The line's table index is `config * LINES + key`.
+    pub fn line_index(raw: [u8; 8]) -> Option<(u8, u16)> {
+        let near = raw.iter().take_while(|&&v| v == 3).count().min(4);
+        let far = raw.iter().rev().take_while(|&&v| v == 3).count().min(4);
+        let mut key = 0;
+        for slot in 0..8 {
+            match raw[slot] {
+                3 if slot < near || slot >= 8 - far => {}
+                3 => return None,
+                v => key += v as u16 * POW3[slot],
+            }
+        }
+        Some(((near * 5 + far) as u8, key))
     }
 }
 
@@ -222,8 +229,27 @@ fn build() -> Tables {
     for t in 0..LINES {
         rank(t, &mut memo);
     }
-    let mut line = Box::new([Pattern::Dead as u8; 1 << 13]);
-    line[..LINES].copy_from_slice(&memo);
+    let mut line = vec![0u8; 25 * LINES].into_boxed_slice();
+    for (idx, v) in line.iter_mut().enumerate() {
+        let (config, key) = (idx / LINES, idx % LINES);
+        let (near, far) = (config / 5, config % 5);
+        let mut own = [0usize; 2];
+        for slot in 0..8 {
+            let digit = key / POW3[slot] as usize % 3;
+            let wall = slot < near || slot >= 8 - far;
+            for (c, k) in own.iter_mut().enumerate() {
+                // Per colour: 0 empty, 1 own, 2 blocked (opponent or wall).
+                let d = match digit {
+                    _ if wall => 2,
+                    0 => 0,
+                    x if x == c + 1 => 1,
+                    _ => 2,
+                };
+                *k += d * POW3[slot] as usize;
+            }
+        }
+        *v = memo[own[0]] | memo[own[1]] << 4;
+    }
     let mut class = Box::new([0u8; 1 << 12]);
     for (idx, v) in class.iter_mut().enumerate() {
         // Category k > 0 stands for pattern k + 3; category 0 for Dead (same class).
