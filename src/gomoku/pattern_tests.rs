@@ -271,12 +271,12 @@ fn line_table_matches_the_brute_force_on_every_line_with_walls() {
         let both = t.line[wall as usize * LINES + key as usize];
         for own in [1, 2] {
             let mut s = [b'X'; 9];
-            for slot in 0..8 {
+            for (slot, &v) in raw.iter().enumerate() {
                 let i = if slot < 4 { slot } else { slot + 1 };
-                s[i] = match raw[slot] {
+                s[i] = match v {
                     0 => b'.',
                     3 => b'#',
-                    v if v == own => b'X',
+                    x if x == own => b'X',
                     _ => b'O',
                 };
             }
@@ -347,6 +347,11 @@ fn hand_positions_get_their_class() {
         (&[".....", ".....", "XX*..", "....."], Pattern4::Flex3),
         (
             &["...O..", "...X..", "...X..", "OXX*..", "......"],
+            Pattern4::Block3Plus,
+        ),
+        // A closed three and an open two.
+        (
+            &["......", "...X..", "OXX*..", "......"],
             Pattern4::Block3Plus,
         ),
         (&[".....", "..X..", ".X*..", "....."], Pattern4::Flex2x2),

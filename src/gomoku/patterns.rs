@@ -234,8 +234,8 @@ fn build() -> Tables {
         let (config, key) = (idx / LINES, idx % LINES);
         let (near, far) = (config / 5, config % 5);
         let mut own = [0usize; 2];
-        for slot in 0..8 {
-            let digit = key / POW3[slot] as usize % 3;
+        for (slot, &pow) in POW3.iter().enumerate() {
+            let digit = key / pow as usize % 3;
             let wall = slot < near || slot >= 8 - far;
             for (c, k) in own.iter_mut().enumerate() {
                 // Per colour: 0 empty, 1 own, 2 blocked (opponent or wall).
@@ -245,7 +245,7 @@ fn build() -> Tables {
                     x if x == c + 1 => 1,
                     _ => 2,
                 };
-                *k += d * POW3[slot] as usize;
+                *k += d * pow as usize;
             }
         }
         *v = memo[own[0]] | memo[own[1]] << 4;
