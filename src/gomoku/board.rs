@@ -140,7 +140,8 @@ pub struct Board {
 /// by the cell's position); see [`Tables::line`]. `cats[c]`: colour c's four
 /// [`Pattern::category`] values, 3 bits per direction, the index of the class table (the
 /// class is read from it, not stored). Keys are kept for every cell; `cats` only for empty
-/// ones (a take-back recomputes the cell's own from its keys).
+/// ones (an occupied cell's stay as they were when it was filled, which is what they are
+/// again when the stone is taken back, since take-backs are last in, first out).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(16))]
 struct LineInfo {
@@ -531,10 +532,9 @@ impl Board {
                 }
             }
         }
-        let info = &mut self.lines[p as usize];
-        if !add {
-            info.cats = info.cats_from_keys(line);
-        }
+        // `p`'s own categories were frozen when it was filled; take-backs are last in, first
+        // out, so its line is the same again when it is emptied and they are still right.
+        let info = &self.lines[p as usize];
         for k in 0..2 {
             let n = &mut self.class_counts[k][class[info.cats[k] as usize & 0xfff] as usize];
             if add {
