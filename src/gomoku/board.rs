@@ -139,9 +139,9 @@ pub struct Board {
 /// stone adds or subtracts its digit), `wall[d]`: the wall configuration of that line (fixed
 /// by the cell's position); see [`Tables::line`]. `cats[c]`: colour c's four
 /// [`Pattern::category`] values, 3 bits per direction, the index of the class table (the
-/// class is read from it, not stored). Keys are kept for every cell; `cats` only for empty
-/// ones (an occupied cell's stay as they were when it was filled, which is what they are
-/// again when the stone is taken back, since take-backs are last in, first out).
+/// class is read from it, not stored). Both are kept for every cell, occupied or not (an
+/// occupied cell's class reads as None and is not counted), so a take-back recomputes
+/// nothing.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(16))]
 struct LineInfo {
@@ -499,9 +499,9 @@ impl Board {
     /// Keeps the line keys, categories and class counts after a stone of `c` was placed at
     /// or removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
     /// `p +- k*dir` of each direction change, and only in that direction: per cell one add
-    /// to the key, and for an empty cell one lookup in the line table (both colours) and
-    /// class-count updates (a 4 KB table) only where a category changed. No loop over the
-    /// board.
+    /// to the key and one lookup in the line table (both colours), and class-count updates
+    /// (a 4 KB table) only for an empty cell whose categories changed. No loop over the
+    /// board. Measured cost: see the module doc of `patterns.rs`.
     fn update_lines(&mut self, p: Point, c: Color, add: bool) {
         let (line, class) = (&*self.tables.line, &*self.tables.class);
         let digit = cell_of(c) as u16;
@@ -515,25 +515,26 @@ impl Board {
                 let info = &mut self.lines[q];
                 // `p` lies at offset -off from `q`.
                 info.key[d] = info.key[d].wrapping_add(digit.wrapping_mul(POW3[slot_of(-off)]));
-                if self.cells[q] != EMPTY {
-                    continue;
-                }
-                let both = info.both(line, d);
-                for k in 0..2 {
-                    let old = info.cats[k];
-                    let cat = Pattern::category(both >> (4 * k) & 15) as u16;
-                    let new = old & !(7 << shift) | cat << shift;
-                    // Most changes stay below Flex2 (category 0): no class work then.
-                    if new != old {
-                        info.cats[k] = new;
-                        self.class_counts[k][class[old as usize & 0xfff] as usize] -= 1;
-                        self.class_counts[k][class[new as usize & 0xfff] as usize] += 1;
+                let both = info.both(line, d) as u16;
+                let old = info.cats;
+                let cat = |code: u16| (Pattern::category(code as u8 & 15) as u16) << shift;
+                let new = [
+                    old[0] & !(7 << shift) | cat(both),
+                    old[1] & !(7 << shift) | cat(both >> 4),
+                ];
+                info.cats = new;
+                // One branch per cell: most moves change no category of a cell (everything
+                // up to Block2 is category 0), and occupied cells are not counted.
+                if new != old && self.cells[q] == EMPTY {
+                    for k in 0..2 {
+                        let (o, n) = (old[k] as usize & 0xfff, new[k] as usize & 0xfff);
+                        self.class_counts[k][class[o] as usize] -= 1;
+                        self.class_counts[k][class[n] as usize] += 1;
                     }
                 }
             }
         }
-        // `p`'s own categories were frozen when it was filled; take-backs are last in, first
-        // out, so its line is the same again when it is emptied and they are still right.
+        // `p` itself leaves or rejoins the counts (its categories are always up to date).
         let info = &self.lines[p as usize];
         for k in 0..2 {
             let n = &mut self.class_counts[k][class[info.cats[k] as usize & 0xfff] as usize];
