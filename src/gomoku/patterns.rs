@@ -223,7 +223,7 @@ pub const fn slot_of(off: isize) -> usize {
     (if off < 0 { off + 4 } else { off + 3 }) as usize
 }
 
-/// The shared tables (built on first use, about a millisecond).
+/// The shared tables, built on first use (the first `Board::new`).
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(build)
