@@ -9,7 +9,7 @@
 //! Each cell also keeps, per direction, a 16-bit key of its 8 line neighbours and both
 //! colours' line [`Pattern`]s and [`Pattern4`] classes (see [`super::patterns`]), updated
 //! for the 32 cells a move changes, with per-colour counts of the empty cells in each class.
-use super::patterns::{key_shift, tables, Pattern, Pattern4, Tables, N_CLASSES};
+use super::patterns::{slot_of, tables, Pattern, Pattern4, Tables, LINES, N_CLASSES, POW3};
 use crate::color::Color;
 
 pub const MIN_SIZE: usize = 5;
@@ -132,20 +132,43 @@ pub struct Board {
     tables: &'static Tables,
 }
 
-/// The pattern record of one cell: one 16-byte record, so a move's update of a cell touches
-/// one cache line.
+/// The pattern record of one cell: 16 bytes, so a move's update of a cell touches one
+/// cache line.
 ///
-/// `key[d]`: the 8 neighbour cells along direction d, 2 bits each as raw cell values (slot
-/// layout in [`key_shift`]). `pats[c]`: colour c's [`Pattern`] in each direction, direction
-/// d in bits 4d..4d+4 (the index of the class table). `class[c]`: the [`Pattern4`] of
-/// `pats[c]` if the cell is empty, `None` if it is occupied (or off the board). Keys and
-/// patterns are kept for occupied cells too, so a take-back only recomputes the class.
+/// `key[d]`: the 8 neighbour cells along direction d in base 3 (black digit 1, white 2; a
+/// stone adds or subtracts its digit), `wall[d]`: the wall configuration of that line (fixed
+/// by the cell's position); see [`Tables::line`]. `cats[c]`: colour c's four
+/// [`Pattern::category`] values, 3 bits per direction, the index of the class table (the
+/// class is read from it, not stored). Both are kept for every cell, occupied or not (an
+/// occupied cell's class reads as None and is not counted), so a take-back recomputes
+/// nothing.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(16))]
 struct LineInfo {
     key: [u16; 4],
-    pats: [u16; 2],
-    class: [u8; 2],
+    cats: [u16; 2],
+    wall: [u8; 4],
+}
+
+impl LineInfo {
+    /// Both colours' pattern codes in direction d (black low nibble, white high nibble).
+    #[inline(always)]
+    fn both(&self, line: &[u8], d: usize) -> u8 {
+        line[self.wall[d] as usize * LINES + self.key[d] as usize]
+    }
+
+    /// Both colours' class-table indexes, from the keys.
+    #[inline(always)]
+    fn cats_from_keys(&self, line: &[u8]) -> [u16; 2] {
+        let mut cats = [0u16; 2];
+        for d in 0..4 {
+            let both = self.both(line, d);
+            for (c, x) in cats.iter_mut().enumerate() {
+                *x |= (Pattern::category(both >> (4 * c) & 15) as u16) << (3 * d);
+            }
+        }
+        cats
+    }
 }
 
 /// What the board keeps per cell for each colour (indexed by [`Color::index`]).
@@ -260,7 +283,8 @@ impl Board {
     }
 
     /// The line records of an empty board, from the cells: keys near the edge hold the wall
-    /// cells (cells beyond the padded array read as wall too; they are never on the board).
+    /// cells (cells beyond the padded array read as wall too; off-board cells' records are
+    /// never read).
     fn initial_lines(
         cells: &[u8],
         dirs: &[isize; 4],
@@ -271,24 +295,26 @@ impl Board {
         let lines = (0..total)
             .map(|q| {
                 let mut info = LineInfo::default();
+                if cells[q as usize] == WALL {
+                    return info;
+                }
                 for (d, &dir) in dirs.iter().enumerate() {
+                    let mut raw = [WALL; 8];
                     for off in (-4..=4isize).filter(|&o| o != 0) {
                         let i = q + off * dir;
-                        let v = if (0..total).contains(&i) {
-                            cells[i as usize]
-                        } else {
-                            WALL
-                        };
-                        info.key[d] |= (v as u16) << key_shift(off);
+                        if (0..total).contains(&i) {
+                            raw[slot_of(off)] = cells[i as usize];
+                        }
                     }
-                    let both = t.line[info.key[d] as usize] as u16;
-                    info.pats[0] |= (both & 15) << (4 * d);
-                    info.pats[1] |= (both >> 4) << (4 * d);
+                    let (wall, key) =
+                        Tables::line_index(raw).expect("walls lie at the ends of a line");
+                    info.wall[d] = wall;
+                    info.key[d] = key;
                 }
+                info.cats = info.cats_from_keys(&t.line);
                 if cells[q as usize] == EMPTY {
-                    for c in 0..2 {
-                        info.class[c] = t.class[info.pats[c] as usize];
-                        counts[c][info.class[c] as usize] += 1;
+                    for (c, n) in counts.iter_mut().enumerate() {
+                        n[t.class[info.cats[c] as usize & 0xfff] as usize] += 1;
                     }
                 }
                 info
@@ -470,65 +496,63 @@ impl Board {
         }
     }
 
-    /// Keeps the line keys, patterns and classes after a stone of `c` was placed at or
-    /// removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
-    /// `p +- k*dir` of each direction change, and only in that direction: 32 key flips (the
-    /// key holds raw cell values and empty is 0, so placing and removing are the same xor),
-    /// 32 line lookups and 64 class lookups, no loop over the board.
+    /// Keeps the line keys, categories and class counts after a stone of `c` was placed at
+    /// or removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
+    /// `p +- k*dir` of each direction change, and only in that direction: per cell one add
+    /// to the key and one lookup in the line table (both colours), and class-count updates
+    /// (a 4 KB table) only for an empty cell whose categories changed. No loop over the
+    /// board. Measured cost: see the module doc of `patterns.rs`.
     fn update_lines(&mut self, p: Point, c: Color, add: bool) {
-        let v = cell_of(c) as u16;
-        let t = self.tables;
+        let (line, class) = (&*self.tables.line, &*self.tables.class);
+        let digit = cell_of(c) as u16;
+        // A removal subtracts, as a wrapping add.
+        let digit = if add { digit } else { digit.wrapping_neg() };
         for d in 0..4 {
             let dir = self.dirs[d];
-            let shift = 4 * d as u32;
-            let keep = !(15u16 << shift);
+            let shift = 3 * d as u32;
             for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
                 let q = (p as isize + off * dir) as usize;
                 let info = &mut self.lines[q];
                 // `p` lies at offset -off from `q`.
-                info.key[d] ^= v << key_shift(-off);
-                let both = t.line[info.key[d] as usize] as u16;
-                info.pats[0] = info.pats[0] & keep | (both & 15) << shift;
-                info.pats[1] = info.pats[1] & keep | (both >> 4) << shift;
-                if self.cells[q] != EMPTY {
-                    continue;
-                }
-                for ci in 0..2 {
-                    let new = t.class[info.pats[ci] as usize];
-                    let old = info.class[ci];
-                    if new != old {
-                        self.class_counts[ci][old as usize] -= 1;
-                        self.class_counts[ci][new as usize] += 1;
-                        info.class[ci] = new;
+                info.key[d] = info.key[d].wrapping_add(digit.wrapping_mul(POW3[slot_of(-off)]));
+                let both = info.both(line, d) as u16;
+                let old = info.cats;
+                let cat = |code: u16| (Pattern::category(code as u8 & 15) as u16) << shift;
+                let new = [
+                    old[0] & !(7 << shift) | cat(both),
+                    old[1] & !(7 << shift) | cat(both >> 4),
+                ];
+                info.cats = new;
+                // One branch per cell: most moves change no category of a cell (everything
+                // up to Block2 is category 0), and occupied cells are not counted.
+                if new != old && self.cells[q] == EMPTY {
+                    for k in 0..2 {
+                        let (o, n) = (old[k] as usize & 0xfff, new[k] as usize & 0xfff);
+                        self.class_counts[k][class[o] as usize] -= 1;
+                        self.class_counts[k][class[n] as usize] += 1;
                     }
                 }
             }
         }
-        let info = &mut self.lines[p as usize];
-        for ci in 0..2 {
+        // `p` itself leaves or rejoins the counts (its categories are always up to date).
+        let info = &self.lines[p as usize];
+        for k in 0..2 {
+            let n = &mut self.class_counts[k][class[info.cats[k] as usize & 0xfff] as usize];
             if add {
-                self.class_counts[ci][info.class[ci] as usize] -= 1;
-                info.class[ci] = Pattern4::None as u8;
+                *n -= 1;
             } else {
-                info.class[ci] = t.class[info.pats[ci] as usize];
-                self.class_counts[ci][info.class[ci] as usize] += 1;
+                *n += 1;
             }
         }
     }
 
     /// The [`Pattern`] that `c` gets in direction `d` (index into [`Board::dirs`]) by playing
     /// at the on-board cell `p`: an open three, a closed four... that the window sums cannot
-    /// tell apart. Meaningful for empty cells (kept, but unused, for occupied ones).
+    /// tell apart. Also right for an occupied cell (as if it were empty).
     #[inline]
     pub fn pattern(&self, p: Point, c: Color, d: usize) -> Pattern {
-        Pattern::from_code((self.lines[p as usize].pats[c.index()] >> (4 * d)) as u8 & 15)
-    }
-
-    /// The four direction patterns of `p` for `c`, direction d in bits 4d..4d+4 (codes of
-    /// [`Pattern`]): one read for callers that look at all four.
-    #[inline]
-    pub fn pattern_word(&self, p: Point, c: Color) -> u16 {
-        self.lines[p as usize].pats[c.index()]
+        let both = self.lines[p as usize].both(&self.tables.line, d);
+        Pattern::from_code(both >> (4 * c.index()) & 15)
     }
 
     /// The combined class of `p` for `c` (a four plus an open three, a double three...),
@@ -536,7 +560,11 @@ impl Board {
     /// occupied cell.
     #[inline]
     pub fn pattern4(&self, p: Point, c: Color) -> Pattern4 {
-        Pattern4::ALL[self.lines[p as usize].class[c.index()] as usize]
+        if self.cells[p as usize] != EMPTY {
+            return Pattern4::None;
+        }
+        let idx = self.lines[p as usize].cats[c.index()] as usize & 0xfff;
+        Pattern4::ALL[self.tables.class[idx] as usize]
     }
 
     /// How many empty cells are in class `k` for `c`: e.g. a non-zero Five count means `c`

@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 
 use super::board::{Board, Rule};
 use super::board_tests::random_empty_in;
-use super::patterns::{tables, Pattern, Pattern4, N_CLASSES};
+use super::patterns::{tables, Pattern, Pattern4, Tables, LINES, N_CLASSES};
 use crate::color::Color::{self, Black, White};
 
 // ---------------------------------------------------------------- the brute force
@@ -248,32 +248,45 @@ fn brute_force_agrees_with_the_hand_shapes() {
 }
 
 #[test]
-fn line_table_matches_the_brute_force_on_every_key() {
-    // Key layout (documented in patterns.rs): slot i = 0..8 holds offsets -4..-1, 1..4,
-    // 2 bits each, raw cell values 0 empty, 1 black, 2 white, 3 wall.
+fn line_table_matches_the_brute_force_on_every_line_with_walls() {
+    // Every neighbour line of raw cells (0 empty, 1 black, 2 white, 3 wall; slots 0..8 =
+    // offsets -4..-1, 1..4) whose walls lie at its ends, as on a board, through the index
+    // the board builds, for both colours.
     let mut oracle = Oracle::default();
     let t = tables();
-    for key in 0..1usize << 16 {
-        for (c, own) in [(0, 1), (1, 2)] {
+    let mut lines = 0;
+    for code in 0..1usize << 16 {
+        let raw: [u8; 8] = std::array::from_fn(|slot| (code >> (2 * slot)) as u8 & 3);
+        // On a board the walls of a line are the outer cells of its two halves.
+        let on_board = (0..8).all(|slot| {
+            let outer = if slot < 4 { 0..slot } else { slot + 1..8 };
+            raw[slot] != 3 || outer.into_iter().all(|o| raw[o] == 3)
+        });
+        let Some((wall, key)) = Tables::line_index(raw) else {
+            assert!(!on_board, "{raw:?} refused");
+            continue;
+        };
+        assert!(on_board, "{raw:?} accepted");
+        lines += 1;
+        let both = t.line[wall as usize * LINES + key as usize];
+        for own in [1, 2] {
             let mut s = [b'X'; 9];
-            for slot in 0..8 {
+            for (slot, &v) in raw.iter().enumerate() {
                 let i = if slot < 4 { slot } else { slot + 1 };
-                s[i] = match (key >> (2 * slot)) & 3 {
+                s[i] = match v {
                     0 => b'.',
                     3 => b'#',
-                    v if v == own => b'X',
+                    x if x == own => b'X',
                     _ => b'O',
                 };
             }
-            let got = Pattern::from_code(t.line[key] >> (4 * c) & 15);
-            assert_eq!(
-                got,
-                oracle.get(&s),
-                "key {key:#06x} {}",
-                String::from_utf8_lossy(&s)
-            );
+            let got = Pattern::from_code(both >> (4 * (own - 1)) & 15);
+            assert_eq!(got, oracle.get(&s), "{}", String::from_utf8_lossy(&s));
         }
     }
+    // 0..=4 walls at each end, 3 values for every other cell: (81 + 27 + 9 + 3 + 1)^2.
+    let with_walls = 121 * 121;
+    assert_eq!(lines, with_walls);
 }
 
 #[test]
@@ -281,8 +294,7 @@ fn class_table_matches_the_definitions_on_every_combination() {
     let t = tables();
     for idx in 0..10usize.pow(4) {
         let p = [0, 1, 2, 3].map(|d| Pattern::ALL[idx / 10usize.pow(d) % 10]);
-        let packed: usize = (0..4).map(|d| (p[d] as usize) << (4 * d)).sum();
-        assert_eq!(t.class[packed], class_of(p) as u8, "{p:?}");
+        assert_eq!(t.class_of(p), class_of(p), "{p:?}");
     }
 }
 
@@ -335,6 +347,11 @@ fn hand_positions_get_their_class() {
         (&[".....", ".....", "XX*..", "....."], Pattern4::Flex3),
         (
             &["...O..", "...X..", "...X..", "OXX*..", "......"],
+            Pattern4::Block3Plus,
+        ),
+        // A closed three and an open two.
+        (
+            &["......", "...X..", "OXX*..", "......"],
             Pattern4::Block3Plus,
         ),
         (&[".....", "..X..", ".X*..", "....."], Pattern4::Flex2x2),
