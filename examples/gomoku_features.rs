@@ -17,6 +17,7 @@ fn main() {
     for path in std::env::args().skip(1) {
         let (moves, winner) = gomoku_record::read(&path);
         let mut b = Board::new(gomoku_record::SIZE, Rule::Freestyle);
+        b.track_patterns();
         for (i, &(c, x, y)) in moves.iter().enumerate() {
             let p = b.point(x, y);
             b.place(p, c);

@@ -19,9 +19,9 @@ pub struct GomokuArgs {
     /// No VCF/VCT search and no VCF defence: the paper's plain window alpha-beta.
     #[arg(long)]
     pub no_threats: bool,
-    /// No line patterns in the evaluation and move order (the window sums alone).
+    /// Line patterns in the evaluation and move order (experimental: not stronger so far).
     #[arg(long)]
-    pub no_patterns: bool,
+    pub patterns: bool,
     /// Seconds per move when no time control was set.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
@@ -40,7 +40,7 @@ impl Default for GomokuArgs {
             width: 10,
             depth: 64,
             no_threats: false,
-            no_patterns: false,
+            patterns: false,
             move_time: 1.0,
             hash_mb: 64,
             log_level: None,
@@ -84,7 +84,7 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
         width: args.width,
         max_depth: args.depth,
         threats: !args.no_threats,
-        patterns: !args.no_threats && !args.no_patterns,
+        patterns: args.patterns && !args.no_threats,
         tt_mb: args.hash_mb,
     })
 }

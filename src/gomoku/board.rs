@@ -126,6 +126,8 @@ pub struct Board {
     history: Vec<Point>,
     /// Per cell, the line keys and patterns of [`super::patterns`] (see [`LineInfo`]).
     lines: Vec<LineInfo>,
+    /// Whether `lines` and `class_counts` are kept (see [`Board::track_patterns`]).
+    tracking: bool,
     /// Per colour, how many empty on-board cells are in each [`Pattern4`] class.
     class_counts: [[u16; N_CLASSES]; 2],
     /// The shared pattern tables (a plain reference: no `OnceLock` check per move).
@@ -254,7 +256,6 @@ impl Board {
         let zobrist = (0..total)
             .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
             .collect();
-        let (lines, class_counts) = Self::initial_lines(&cells, &dirs, tables());
         Board {
             size,
             stride,
@@ -276,8 +277,9 @@ impl Board {
             hash: 0,
             stones: 0,
             history: Vec::new(),
-            lines,
-            class_counts,
+            lines: Vec::new(),
+            tracking: false,
+            class_counts: [[0; N_CLASSES]; 2],
             tables: tables(),
         }
     }
@@ -321,6 +323,23 @@ impl Board {
             })
             .collect();
         (lines, counts)
+    }
+
+    /// Starts keeping the line patterns and classes (built from the cells now, then kept per
+    /// move). Off by default: the upkeep costs about a fifth of the node rate, and only the
+    /// pattern evaluation (`SearchConfig::patterns`) reads them. Idempotent.
+    pub fn track_patterns(&mut self) {
+        if !self.tracking {
+            let (lines, counts) = Self::initial_lines(&self.cells, &self.dirs, self.tables);
+            self.lines = lines;
+            self.class_counts = counts;
+            self.tracking = true;
+        }
+    }
+
+    /// Whether [`Board::track_patterns`] is on.
+    pub fn tracks_patterns(&self) -> bool {
+        self.tracking
     }
 
     pub fn size(&self) -> usize {
@@ -548,9 +567,11 @@ impl Board {
 
     /// The [`Pattern`] that `c` gets in direction `d` (index into [`Board::dirs`]) by playing
     /// at the on-board cell `p`: an open three, a closed four... that the window sums cannot
-    /// tell apart. Also right for an occupied cell (as if it were empty).
+    /// tell apart. Also right for an occupied cell (as if it were empty). Needs
+    /// [`Board::track_patterns`], like [`Board::pattern4`] and [`Board::class_count`].
     #[inline]
     pub fn pattern(&self, p: Point, c: Color, d: usize) -> Pattern {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
         let both = self.lines[p as usize].both(&self.tables.line, d);
         Pattern::from_code(both >> (4 * c.index()) & 15)
     }
@@ -560,6 +581,7 @@ impl Board {
     /// occupied cell.
     #[inline]
     pub fn pattern4(&self, p: Point, c: Color) -> Pattern4 {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
         if self.cells[p as usize] != EMPTY {
             return Pattern4::None;
         }
@@ -571,6 +593,7 @@ impl Board {
     /// can complete a five (freestyle sense) in one move, without scanning the board.
     #[inline]
     pub fn class_count(&self, c: Color, k: Pattern4) -> u16 {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
         self.class_counts[c.index()][k as usize]
     }
 
@@ -619,7 +642,9 @@ impl Board {
         debug_assert!(self.is_empty(p));
         self.cells[p as usize] = cell_of(c);
         self.update_windows(p, c, true);
-        self.update_lines(p, c, true);
+        if self.tracking {
+            self.update_lines(p, c, true);
+        }
         let (col, row) = self.col_row(p);
         self.row_stones[row] += 1;
         self.col_stones[col] += 1;
@@ -634,7 +659,9 @@ impl Board {
         let c = self.stone(p).expect("history holds stones");
         self.cells[p as usize] = EMPTY;
         self.update_windows(p, c, false);
-        self.update_lines(p, c, false);
+        if self.tracking {
+            self.update_lines(p, c, false);
+        }
         let (col, row) = self.col_row(p);
         self.row_stones[row] -= 1;
         self.col_stones[col] -= 1;

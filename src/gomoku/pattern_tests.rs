@@ -134,6 +134,7 @@ fn board_pattern(s: &str, c: Color, d: usize) -> Pattern {
         6
     };
     let mut b = Board::new(n, Rule::Freestyle);
+    b.track_patterns();
     let mut centre = None;
     for (k, ch) in inner.chars().enumerate() {
         let x = start + k;
@@ -304,6 +305,7 @@ fn class_table_matches_the_definitions_on_every_combination() {
 /// placed from column 3, row 3; returns the class of `*` for black.
 fn board_class(rows: &[&str]) -> Pattern4 {
     let mut b = Board::new(15, Rule::Freestyle);
+    b.track_patterns();
     let mut centre = None;
     for (r, line) in rows.iter().enumerate() {
         for (k, ch) in line.chars().enumerate() {
@@ -422,6 +424,7 @@ fn line_records_match_the_cells_after_moves_and_undos() {
     for game in 0..10 {
         let n = [5, 9, 15, 20, 22][game % 5];
         let mut b = Board::new(n, Rule::Freestyle);
+        b.track_patterns();
         check(&b, &mut oracle, "empty");
         // Half the games over the whole board (edges and corners), half near the centre so
         // lines fill up, fours and fives appear and go again on undo.
@@ -443,5 +446,35 @@ fn line_records_match_the_cells_after_moves_and_undos() {
         }
         while b.undo().is_some() {}
         check(&b, &mut oracle, &format!("game {game} all undone"));
+    }
+}
+
+#[test]
+fn tracking_switched_on_mid_game_reads_the_stones_already_placed() {
+    // The engine turns tracking on when a search starts, after the game's stones were
+    // placed untracked: the records must then be those of the cells.
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut oracle = Oracle::default();
+    for n in [7, 15, 22] {
+        let mut b = Board::new(n, Rule::Freestyle);
+        assert!(!b.tracks_patterns());
+        for _ in 0..(n * n / 3) {
+            let Some(p) = random_empty_in(&b, 0, n, &mut rng) else {
+                break;
+            };
+            let c = if rng.gen_range(0..2) == 0 {
+                Black
+            } else {
+                White
+            };
+            b.place(p, c);
+        }
+        b.undo();
+        b.track_patterns();
+        assert!(b.tracks_patterns());
+        check(&b, &mut oracle, &format!("n {n} switched on"));
+        let p = random_empty_in(&b, 0, n, &mut rng).expect("a free cell");
+        b.place(p, White);
+        check(&b, &mut oracle, &format!("n {n} one more move"));
     }
 }
