@@ -19,6 +19,9 @@ pub struct GomokuArgs {
     /// No VCF/VCT search and no VCF defence: the paper's plain window alpha-beta.
     #[arg(long)]
     pub no_threats: bool,
+    /// No line patterns in the evaluation and move order (the window sums alone).
+    #[arg(long)]
+    pub no_patterns: bool,
     /// Seconds per move when no time control was set.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
@@ -37,6 +40,7 @@ impl Default for GomokuArgs {
             width: 10,
             depth: 64,
             no_threats: false,
+            no_patterns: false,
             move_time: 1.0,
             hash_mb: 64,
             log_level: None,
@@ -60,6 +64,9 @@ pub enum GomokuBench {
         seconds: f64,
         #[arg(long, default_value_t = 8)]
         width: usize,
+        /// With the line-pattern evaluation and move order (as the full engine).
+        #[arg(long)]
+        patterns: bool,
     },
 }
 
@@ -80,6 +87,7 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
         width: args.width,
         max_depth: args.depth,
         threats: !args.no_threats,
+        patterns: !args.no_threats && !args.no_patterns,
         tt_mb: args.hash_mb,
     })
 }
@@ -130,13 +138,18 @@ pub fn bench(what: GomokuBench) -> Result<(), String> {
             println!("solved {solved}/{}", results.len());
             Ok(())
         }
-        GomokuBench::Nps { seconds, width } => {
+        GomokuBench::Nps {
+            seconds,
+            width,
+            patterns,
+        } => {
             if !(seconds > 0.0 && seconds <= 3600.0) || width == 0 {
                 return Err("--seconds must be in (0, 3600], --width at least 1".into());
             }
-            let (nodes, secs, depth) = bench::nps(seconds, width);
+            let (nodes, secs, depth) = bench::nps(seconds, width, patterns);
+            let with = if patterns { " with patterns" } else { "" };
             println!(
-                "gomoku 15x15 alpha-beta width {width}: {nodes} nodes in {secs:.2} s = {:.0} nodes/s (depth {depth})",
+                "gomoku 15x15 alpha-beta width {width}{with}: {nodes} nodes in {secs:.2} s = {:.0} nodes/s (depth {depth})",
                 nodes as f64 / secs
             );
             Ok(())

@@ -69,8 +69,8 @@ fn solve(
 }
 
 /// Nodes per second of the plain alpha-beta (no threat search) from a fixed middle-game
-/// position, for `seconds`.
-pub fn nps(seconds: f64, width: usize) -> (u64, f64, u32) {
+/// position, for `seconds`; `patterns` as in [`SearchConfig::patterns`].
+pub fn nps(seconds: f64, width: usize, patterns: bool) -> (u64, f64, u32) {
     let mut g = super::game::Game::new(15, Rule::Freestyle);
     // A quiet opening (no threats), so the search runs the whole time.
     for (c, r) in [(7, 7), (8, 8), (8, 6), (6, 8)] {
@@ -82,6 +82,7 @@ pub fn nps(seconds: f64, width: usize) -> (u64, f64, u32) {
         width,
         max_depth: 64,
         threats: false,
+        patterns,
         tt_mb: 64,
     };
     let mut s = Searcher::new(config);

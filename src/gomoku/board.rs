@@ -5,6 +5,11 @@
 //! black and white stones it holds. Placing a stone touches exactly the 20 windows through
 //! it (4 directions x 5 offsets), so the tables and the summed evaluation are updated, not
 //! recomputed: this is the "incremental line/pattern table" of the engine.
+//!
+//! Each cell also keeps, per direction, a 16-bit key of its 8 line neighbours and both
+//! colours' line [`Pattern`]s and [`Pattern4`] classes (see [`super::patterns`]), updated
+//! for the 32 cells a move changes, with per-colour counts of the empty cells in each class.
+use super::patterns::{slot_of, tables, Pattern, Pattern4, Tables, LINES, N_CLASSES, POW3};
 use crate::color::Color;
 
 pub const MIN_SIZE: usize = 5;
@@ -119,6 +124,53 @@ pub struct Board {
     hash: u64,
     stones: usize,
     history: Vec<Point>,
+    /// Per cell, the line keys and patterns of [`super::patterns`] (see [`LineInfo`]).
+    lines: Vec<LineInfo>,
+    /// Whether `lines` and `class_counts` are kept (see [`Board::track_patterns`]).
+    tracking: bool,
+    /// Per colour, how many empty on-board cells are in each [`Pattern4`] class.
+    class_counts: [[u16; N_CLASSES]; 2],
+    /// The shared pattern tables (a plain reference: no `OnceLock` check per move).
+    tables: &'static Tables,
+}
+
+/// The pattern record of one cell: 16 bytes, so a move's update of a cell touches one
+/// cache line.
+///
+/// `key[d]`: the 8 neighbour cells along direction d in base 3 (black digit 1, white 2; a
+/// stone adds or subtracts its digit), `wall[d]`: the wall configuration of that line (fixed
+/// by the cell's position); see [`Tables::line`]. `cats[c]`: colour c's four
+/// [`Pattern::category`] values, 3 bits per direction, the index of the class table (the
+/// class is read from it, not stored). Both are kept for every cell, occupied or not (an
+/// occupied cell's class reads as None and is not counted), so a take-back recomputes
+/// nothing.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(16))]
+struct LineInfo {
+    key: [u16; 4],
+    cats: [u16; 2],
+    wall: [u8; 4],
+}
+
+impl LineInfo {
+    /// Both colours' pattern codes in direction d (black low nibble, white high nibble).
+    #[inline(always)]
+    fn both(&self, line: &[u8], d: usize) -> u8 {
+        line[self.wall[d] as usize * LINES + self.key[d] as usize]
+    }
+
+    /// Both colours' class-table indexes, from the keys.
+    #[inline(always)]
+    fn cats_from_keys(&self, line: &[u8]) -> [u16; 2] {
+        let mut cats = [0u16; 2];
+        for d in 0..4 {
+            let both = self.both(line, d);
+            for (c, x) in cats.iter_mut().enumerate() {
+                *x |= (Pattern::category(both >> (4 * c) & 15) as u16) << (3 * d);
+            }
+        }
+        cats
+    }
 }
 
 /// What the board keeps per cell for each colour (indexed by [`Color::index`]).
@@ -225,7 +277,69 @@ impl Board {
             hash: 0,
             stones: 0,
             history: Vec::new(),
+            lines: Vec::new(),
+            tracking: false,
+            class_counts: [[0; N_CLASSES]; 2],
+            tables: tables(),
         }
+    }
+
+    /// The line records of an empty board, from the cells: keys near the edge hold the wall
+    /// cells (cells beyond the padded array read as wall too; off-board cells' records are
+    /// never read).
+    fn initial_lines(
+        cells: &[u8],
+        dirs: &[isize; 4],
+        t: &Tables,
+    ) -> (Vec<LineInfo>, [[u16; N_CLASSES]; 2]) {
+        let total = cells.len() as isize;
+        let mut counts = [[0u16; N_CLASSES]; 2];
+        let lines = (0..total)
+            .map(|q| {
+                let mut info = LineInfo::default();
+                if cells[q as usize] == WALL {
+                    return info;
+                }
+                for (d, &dir) in dirs.iter().enumerate() {
+                    let mut raw = [WALL; 8];
+                    for off in (-4..=4isize).filter(|&o| o != 0) {
+                        let i = q + off * dir;
+                        if (0..total).contains(&i) {
+                            raw[slot_of(off)] = cells[i as usize];
+                        }
+                    }
+                    let (wall, key) =
+                        Tables::line_index(raw).expect("walls lie at the ends of a line");
+                    info.wall[d] = wall;
+                    info.key[d] = key;
+                }
+                info.cats = info.cats_from_keys(&t.line);
+                if cells[q as usize] == EMPTY {
+                    for (c, n) in counts.iter_mut().enumerate() {
+                        n[t.class[info.cats[c] as usize & 0xfff] as usize] += 1;
+                    }
+                }
+                info
+            })
+            .collect();
+        (lines, counts)
+    }
+
+    /// Starts keeping the line patterns and classes (built from the cells now, then kept per
+    /// move). Off by default: the upkeep costs about a fifth of the node rate, and only the
+    /// pattern evaluation (`SearchConfig::patterns`) reads them. Idempotent.
+    pub fn track_patterns(&mut self) {
+        if !self.tracking {
+            let (lines, counts) = Self::initial_lines(&self.cells, &self.dirs, self.tables);
+            self.lines = lines;
+            self.class_counts = counts;
+            self.tracking = true;
+        }
+    }
+
+    /// Whether [`Board::track_patterns`] is on.
+    pub fn tracks_patterns(&self) -> bool {
+        self.tracking
     }
 
     pub fn size(&self) -> usize {
@@ -401,6 +515,88 @@ impl Board {
         }
     }
 
+    /// Keeps the line keys, categories and class counts after a stone of `c` was placed at
+    /// or removed from `p` (`cells[p]` already changed; `add` says which). Only the 8 cells
+    /// `p +- k*dir` of each direction change, and only in that direction: per cell one add
+    /// to the key and one lookup in the line table (both colours), and class-count updates
+    /// (a 4 KB table) only for an empty cell whose categories changed. No loop over the
+    /// board. Measured cost: see the module doc of `patterns.rs`.
+    fn update_lines(&mut self, p: Point, c: Color, add: bool) {
+        let (line, class) = (&*self.tables.line, &*self.tables.class);
+        let digit = cell_of(c) as u16;
+        // A removal subtracts, as a wrapping add.
+        let digit = if add { digit } else { digit.wrapping_neg() };
+        for d in 0..4 {
+            let dir = self.dirs[d];
+            let shift = 3 * d as u32;
+            for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
+                let q = (p as isize + off * dir) as usize;
+                let info = &mut self.lines[q];
+                // `p` lies at offset -off from `q`.
+                info.key[d] = info.key[d].wrapping_add(digit.wrapping_mul(POW3[slot_of(-off)]));
+                let both = info.both(line, d) as u16;
+                let old = info.cats;
+                let cat = |code: u16| (Pattern::category(code as u8 & 15) as u16) << shift;
+                let new = [
+                    old[0] & !(7 << shift) | cat(both),
+                    old[1] & !(7 << shift) | cat(both >> 4),
+                ];
+                info.cats = new;
+                // One branch per cell: most moves change no category of a cell (everything
+                // up to Block2 is category 0), and occupied cells are not counted.
+                if new != old && self.cells[q] == EMPTY {
+                    for k in 0..2 {
+                        let (o, n) = (old[k] as usize & 0xfff, new[k] as usize & 0xfff);
+                        self.class_counts[k][class[o] as usize] -= 1;
+                        self.class_counts[k][class[n] as usize] += 1;
+                    }
+                }
+            }
+        }
+        // `p` itself leaves or rejoins the counts (its categories are always up to date).
+        let info = &self.lines[p as usize];
+        for k in 0..2 {
+            let n = &mut self.class_counts[k][class[info.cats[k] as usize & 0xfff] as usize];
+            if add {
+                *n -= 1;
+            } else {
+                *n += 1;
+            }
+        }
+    }
+
+    /// The [`Pattern`] that `c` gets in direction `d` (index into [`Board::dirs`]) by playing
+    /// at the on-board cell `p`: an open three, a closed four... that the window sums cannot
+    /// tell apart. Also right for an occupied cell (as if it were empty). Needs
+    /// [`Board::track_patterns`], like [`Board::pattern4`] and [`Board::class_count`].
+    #[inline]
+    pub fn pattern(&self, p: Point, c: Color, d: usize) -> Pattern {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        let both = self.lines[p as usize].both(&self.tables.line, d);
+        Pattern::from_code(both >> (4 * c.index()) & 15)
+    }
+
+    /// The combined class of `p` for `c` (a four plus an open three, a double three...),
+    /// kept per move so move ordering and threat detection need no scan; `None` for an
+    /// occupied cell.
+    #[inline]
+    pub fn pattern4(&self, p: Point, c: Color) -> Pattern4 {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        if self.cells[p as usize] != EMPTY {
+            return Pattern4::None;
+        }
+        let idx = self.lines[p as usize].cats[c.index()] as usize & 0xfff;
+        Pattern4::ALL[self.tables.class[idx] as usize]
+    }
+
+    /// How many empty cells are in class `k` for `c`: e.g. a non-zero Five count means `c`
+    /// can complete a five (freestyle sense) in one move, without scanning the board.
+    #[inline]
+    pub fn class_count(&self, c: Color, k: Pattern4) -> u16 {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        self.class_counts[c.index()][k as usize]
+    }
+
     /// The window sums ([`Board::eval_sum`]) and open four-window counts
     /// ([`Board::four_windows`]) of both colours, indexed by [`Color::index`], that placing
     /// `c` at the empty `p` would give, without placing it: 20 window reads instead of the
@@ -446,6 +642,9 @@ impl Board {
         debug_assert!(self.is_empty(p));
         self.cells[p as usize] = cell_of(c);
         self.update_windows(p, c, true);
+        if self.tracking {
+            self.update_lines(p, c, true);
+        }
         let (col, row) = self.col_row(p);
         self.row_stones[row] += 1;
         self.col_stones[col] += 1;
@@ -460,6 +659,9 @@ impl Board {
         let c = self.stone(p).expect("history holds stones");
         self.cells[p as usize] = EMPTY;
         self.update_windows(p, c, false);
+        if self.tracking {
+            self.update_lines(p, c, false);
+        }
         let (col, row) = self.col_row(p);
         self.row_stones[row] -= 1;
         self.col_stones[col] -= 1;

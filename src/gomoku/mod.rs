@@ -7,6 +7,9 @@ mod board_tests;
 pub mod eval;
 pub mod game;
 pub mod gtp;
+#[cfg(test)]
+mod pattern_tests;
+pub mod patterns;
 pub mod pbrain;
 pub mod puzzles;
 pub mod renju;

@@ -138,6 +138,7 @@ fn a_four_on_the_horizon_is_answered_before_the_node_is_valued() {
         width: 5,
         max_depth: 10,
         threats: false,
+        patterns: false,
         tt_mb: 1,
     };
     assert!(Searcher::new(paper).value(&mut b, White, 0).abs() < MATE_BOUND);
@@ -316,4 +317,55 @@ fn threat_cache_stays_within_its_limit() {
         b >= 16 * s && b < 16 * (s + 1),
         "{s} entries at 1 MB, {b} at 16 MB"
     );
+}
+
+/// The pattern evaluation's win rules on hand positions: an open three of the mover (an
+/// open four to make) is a win-like value, for the mover only; a double three of the mover
+/// is one only while the opponent has no four to interpose. And a search with patterns on starts tracking them on a board placed untracked.
+#[test]
+fn pattern_evaluation_sees_open_threes_and_double_threes() {
+    use super::eval::{threat_eval, WIN_LIKE};
+    let mut b = Board::new(15, Rule::Freestyle);
+    for col in 5..=7 {
+        b.place(b.point(col, 7), Black);
+    }
+    b.place(b.point(1, 1), White);
+    b.track_patterns();
+    assert_eq!(threat_eval(&b, Black), WIN_LIKE);
+    assert!(threat_eval(&b, White).abs() < WIN_LIKE / 2);
+
+    // Black: two stones on row 7 and two in column 10 whose lines cross at (10, 7), free
+    // around; White has scattered stones only. Black to move plays a double three there.
+    let mut b = Board::new(15, Rule::Freestyle);
+    for (col, row) in [(7, 7), (8, 7), (10, 9), (10, 10)] {
+        b.place(b.point(col, row), Black);
+    }
+    for (col, row) in [(1, 1), (13, 1), (1, 13), (13, 13)] {
+        b.place(b.point(col, row), White);
+    }
+    b.track_patterns();
+    assert_eq!(threat_eval(&b, Black), WIN_LIKE / 2);
+    // A White three with one end blocked gives White a four to interpose: no longer a
+    // static win.
+    for (col, row) in [(2, 3), (3, 3), (4, 3)] {
+        b.place(b.point(col, row), White);
+    }
+    b.place(b.point(1, 3), Black);
+    let v = threat_eval(&b, Black);
+    assert!(v < WIN_LIKE / 2 && v > -WIN_LIKE / 2, "{v}");
+
+    // The engine with patterns on tracks them itself and still finds the open-three win.
+    let mut b = Board::new(15, Rule::Freestyle);
+    for col in 5..=7 {
+        b.place(b.point(col, 7), Black);
+    }
+    b.place(b.point(1, 1), White);
+    assert!(!b.tracks_patterns());
+    let mut s = Searcher::new(SearchConfig {
+        patterns: true,
+        ..SearchConfig::default()
+    });
+    let v = s.value(&mut b, Black, 2);
+    assert!(b.tracks_patterns());
+    assert!(v >= WIN_LIKE, "{v}");
 }
