@@ -189,10 +189,12 @@ pub fn threat_eval(b: &Board, c: Color) -> i32 {
 const ORDER_OWN: [i32; N_CLASSES] = [0, 300, 300, 600, 1200, 6000, 400, 1000, 8000, 20000, 0];
 const ORDER_OPP: [i32; N_CLASSES] = [0, 200, 200, 400, 800, 4000, 300, 600, 5000, 10000, 0];
 
-/// The full engine's candidate score: the paper's point score plus the line-pattern
-/// classes of the cell for both colours (a double three outranks a cell that merely lies
-/// in many windows).
-#[inline]
-pub fn pattern_score(b: &Board, p: Point, c: Color) -> i32 {
-    ORDER_OWN[b.pattern4(p, c) as usize] + ORDER_OPP[b.pattern4(p, c.opponent()) as usize]
+/// Turns the paper's point scores of `cands` (for `c` to move) into the full engine's
+/// candidate scores: plus the line-pattern classes of each cell for both colours (a double
+/// three outranks a cell that merely lies in many windows).
+pub fn add_pattern_scores(b: &Board, c: Color, cands: &mut [Cand]) {
+    let o = c.opponent();
+    for m in cands {
+        m.score += ORDER_OWN[b.pattern4(m.p, c) as usize] + ORDER_OPP[b.pattern4(m.p, o) as usize];
+    }
 }

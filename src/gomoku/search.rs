@@ -8,7 +8,9 @@
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
-use super::eval::{evaluate, evaluate_sums, keep_defences, pattern_score, scan, threat_eval, Cand};
+use super::eval::{
+    add_pattern_scores, evaluate, evaluate_sums, keep_defences, scan, threat_eval, Cand,
+};
 use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
 use crate::color::Color;
@@ -182,9 +184,7 @@ impl Searcher {
             keep_defences(&mut root);
         }
         if self.config.patterns {
-            for m in root.iter_mut() {
-                m.score += pattern_score(b, m.p, c);
-            }
+            add_pattern_scores(b, c, &mut root);
         }
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
         if self.config.threats && s.n_blocks == 0 {
@@ -516,9 +516,7 @@ impl Searcher {
             return -(MATE - ply as i32 - 2);
         }
         if self.config.patterns {
-            for m in cands.iter_mut() {
-                m.score += pattern_score(b, m.p, c);
-            }
+            add_pattern_scores(b, c, &mut cands);
         }
         // Order: TT move first, then by point score; keep the width.
         let width = self.config.width.max(1);
