@@ -18,7 +18,9 @@ fn main() {
     let text = std::fs::read_to_string(&args[1]).expect("readable file");
     let tries: usize = args.get(2).map_or(12, |s| s.parse().expect("count"));
     let budget: u64 = args.get(3).map_or(200_000, |s| s.parse().expect("budget"));
-    let (mut nodes, mut refuted, mut checks) = (0u64, 0, 0);
+    let stones: u8 = args.get(4).map_or(1, |s| s.parse().expect("stones"));
+    let track = args.get(5).is_some_and(|s| s == "patterns");
+    let (mut nodes, mut refuted, mut checks, mut cut) = (0u64, 0, 0, 0);
     let t0 = Instant::now();
     let cpu0 = cpu_seconds();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -33,6 +35,9 @@ fn main() {
             c = c.opponent();
         }
         let o = c.opponent();
+        if track {
+            g.board_mut().track_patterns();
+        }
         let mut root = Vec::new();
         quartet::gomoku::eval::scan(g.board_mut(), c, &mut root);
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -42,11 +47,13 @@ fn main() {
             let lim = Limits::new(Deadline::unlimited(), None, StopToken::new());
             let mut poll = lim.poller();
             let mut t = Threats::new(&mut poll, budget);
+            t.threat_stones = stones;
             let lost = five_move(b, o).is_some()
                 || t.vcf_root(b, o, 120).is_some()
                 || t.vct_root(b, o, 6).is_some();
             nodes += t.nodes;
             refuted += lost as u32;
+            cut += (!lost && t.aborted) as u32;
             checks += 1;
             b.undo();
         }
@@ -54,7 +61,7 @@ fn main() {
     let wall = t0.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu0;
     println!(
-        "checks {checks} refuted {refuted} nodes {nodes} wall {wall:.2} s cpu {cpu:.2} s nodes/s {:.0}",
+        "checks {checks} refuted {refuted} cut {cut} nodes {nodes} wall {wall:.2} s cpu {cpu:.2} s nodes/s {:.0}",
         nodes as f64 / cpu.max(1e-9)
     );
 }

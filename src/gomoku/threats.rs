@@ -55,6 +55,9 @@ pub struct Threats<'a, 'l> {
     line: Vec<(Point, Step)>,
     /// Fours allowed in the VCF that makes a move a threat.
     pub threat_depth: u32,
+    /// Own stones a window through a threat candidate must already hold (see
+    /// [`threat_candidates`]).
+    pub threat_stones: u8,
 }
 
 /// Results of threat searches by position, kept by the caller from one search to the next.
@@ -162,6 +165,7 @@ impl<'a, 'l> Threats<'a, 'l> {
             cache,
             line: Vec::with_capacity(64),
             threat_depth: THREAT_VCF_DEPTH,
+            threat_stones: 1,
         }
     }
 
@@ -181,7 +185,8 @@ impl<'a, 'l> Threats<'a, 'l> {
     /// The cache key: the threat limit is part of it, as it changes what a threat is.
     fn key(&self, b: &Board, c: Color, kind: u64, forced: Option<Point>) -> u64 {
         let side = if c == Color::White { KEY_WHITE } else { 0 };
-        let limit = (self.threat_depth as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        let limit = (self.threat_depth as u64 + 64 * self.threat_stones as u64)
+            .wrapping_mul(0xd6e8_feb8_6659_fd93);
         b.hash()
             ^ side
             ^ kind
@@ -368,7 +373,7 @@ impl<'a, 'l> Threats<'a, 'l> {
                 return Some(p);
             }
         }
-        let mut cands = threat_candidates(b, c);
+        let mut cands = threat_candidates(b, c, self.threat_stones);
         // If the defender could win by VCF were it to move, a quiet threat loses to that VCF:
         // only the attacker's fours and the moves that may break it are worth trying.
         self.line.clear();
@@ -564,8 +569,8 @@ pub fn four_moves(b: &Board, c: Color) -> Vec<Point> {
 /// the VCF was there before), so the move lies in a window of one of the VCF's fours, which
 /// may hold only one of `c`'s stones now: the quiet "fukumi" move prepares a four whose
 /// other stones come with the VCF.
-fn threat_candidates(b: &Board, c: Color) -> Vec<Point> {
-    window_cells(b, c, 1)
+fn threat_candidates(b: &Board, c: Color, stones: u8) -> Vec<Point> {
+    window_cells(b, c, stones)
 }
 
 /// Empty points completing a winning five for `c` that includes `p` (`c`'s stone).
