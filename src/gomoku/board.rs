@@ -82,11 +82,12 @@ pub const OPP: [i32; 5] = [7, 15, 400, 1_800, 100_000];
 
 /// Tuple score of a window with `own` and `other` stones, for the mover.
 #[inline]
-fn tuple_score(own: u8, other: u8) -> i32 {
+const fn tuple_score(own: u8, other: u8) -> i32 {
+    // `min` is not const.
     if other == 0 {
-        OWN[own.min(4) as usize]
+        OWN[if own > 4 { 4 } else { own } as usize]
     } else if own == 0 {
-        OPP[other.min(4) as usize]
+        OPP[if other > 4 { 4 } else { other } as usize]
     } else {
         0
     }
@@ -95,6 +96,89 @@ fn tuple_score(own: u8, other: u8) -> i32 {
 /// Window weights of the sum evaluation (index = stones of one colour in a window free of
 /// the other colour). Geometric so that one four outweighs many threes.
 pub const EVAL_WEIGHT: [i32; 6] = [0, 1, 12, 150, 2500, 0];
+
+/// What one window's change does when a stone enters or leaves it: the window's new
+/// (black, white) counts, the lanes every cell of the window receives (see [`CellInfo`]),
+/// and the changes of the eval sums and four-window counts. One table entry per (colour,
+/// placed or removed, black count, white count), so a move's 20 window updates are table
+/// reads instead of branches.
+#[derive(Clone, Copy)]
+struct WindowStep {
+    counts: [u8; 2],
+    live: bool,
+    cells: [i32; 4],
+    eval: [i32; 2],
+    fours: [i16; 2],
+}
+
+/// Index: colour index * 2 + placed (1) or removed (0); then black * 6 + white counts.
+static WINDOW_STEPS: [[WindowStep; 36]; 4] = window_steps();
+
+const fn window_steps() -> [[WindowStep; 36]; 4] {
+    const NONE: WindowStep = WindowStep {
+        counts: [0, 0],
+        live: false,
+        cells: [0; 4],
+        eval: [0; 2],
+        fours: [0; 2],
+    };
+    let mut t = [[NONE; 36]; 4];
+    let mut kind = 0;
+    while kind < 4 {
+        let (black, add) = (kind / 2 == 0, kind % 2 == 1);
+        let mut i = 0;
+        while i < 36 {
+            let (b, w) = ((i / 6) as u8, (i % 6) as u8);
+            // Counts a change cannot reach (a removal from an empty side, a sixth stone)
+            // are never read; they stay NONE.
+            let ok = match (black, add) {
+                (true, true) => b < 5,
+                (true, false) => b > 0,
+                (false, true) => w < 5,
+                (false, false) => w > 0,
+            };
+            if ok {
+                let (nb, nw) = match (black, add) {
+                    (true, true) => (b + 1, w),
+                    (true, false) => (b - 1, w),
+                    (false, true) => (b, w + 1),
+                    (false, false) => (b, w - 1),
+                };
+                let old = window_value(b, w);
+                let new = window_value(nb, nw);
+                t[kind][i] = WindowStep {
+                    counts: [nb, nw],
+                    live: !(b != 0 && w != 0 && nb != 0 && nw != 0),
+                    cells: [
+                        tuple_score(nb, nw) - tuple_score(b, w),
+                        tuple_score(nw, nb) - tuple_score(w, b),
+                        pat_code(nb, nw).wrapping_sub(pat_code(b, w)) as i32,
+                        pat_code(nw, nb).wrapping_sub(pat_code(w, b)) as i32,
+                    ],
+                    eval: [new[0] - old[0], new[1] - old[1]],
+                    fours: [
+                        (nb == 4 && nw == 0) as i16 - (b == 4 && w == 0) as i16,
+                        (nw == 4 && nb == 0) as i16 - (w == 4 && b == 0) as i16,
+                    ],
+                };
+            }
+            i += 1;
+        }
+        kind += 1;
+    }
+    t
+}
+
+/// Eval-sum weight of a window with `b` black and `w` white stones, per colour.
+const fn window_value(b: u8, w: u8) -> [i32; 2] {
+    if w == 0 {
+        [EVAL_WEIGHT[b as usize], 0]
+    } else if b == 0 {
+        [0, EVAL_WEIGHT[w as usize]]
+    } else {
+        [0, 0]
+    }
+}
 
 #[derive(Clone)]
 pub struct Board {
@@ -198,7 +282,7 @@ fn add_lanes(x: &mut [i32; 4], y: &[i32; 4]) {
 
 /// A window's contribution to [`Board::patterns`] for the colour with `own` stones.
 #[inline]
-fn pat_code(own: u8, other: u8) -> u32 {
+const fn pat_code(own: u8, other: u8) -> u32 {
     if other != 0 || own == 0 || own == 5 {
         0
     } else {
@@ -337,6 +421,13 @@ impl Board {
         }
     }
 
+    /// Stops keeping the line patterns until the next [`Board::track_patterns`], which
+    /// rebuilds them from the cells (tens of microseconds): the threat search reads none of
+    /// them, and their upkeep halved its node rate.
+    pub fn pause_patterns(&mut self) {
+        self.tracking = false;
+    }
+
     /// Whether [`Board::track_patterns`] is on.
     pub fn tracks_patterns(&self) -> bool {
         self.tracking
@@ -427,17 +518,6 @@ impl Board {
         })
     }
 
-    #[inline]
-    fn window_value(b: u8, w: u8) -> [i32; 2] {
-        if w == 0 {
-            [EVAL_WEIGHT[b as usize], 0]
-        } else if b == 0 {
-            [0, EVAL_WEIGHT[w as usize]]
-        } else {
-            [0, 0]
-        }
-    }
-
     fn update_windows(&mut self, p: Point, c: Color, add: bool) {
         for d in 0..4 {
             let dir = self.dirs[d];
@@ -449,6 +529,7 @@ impl Board {
             // this is most of the threat search's time.
             let mut delta = [[0i32; 4]; 5];
             let mut changed = false;
+            let steps = &WINDOW_STEPS[c.index() * 2 + add as usize];
             for (k, dk) in delta.iter_mut().enumerate() {
                 let s = (p as isize - k as isize * dir) as usize;
                 let b = self.win_black[d][s];
@@ -456,34 +537,20 @@ impl Board {
                     continue;
                 }
                 let w = self.win_white[d][s];
-                let (nb, nw) = match (c, add) {
-                    (Color::Black, true) => (b + 1, w),
-                    (Color::Black, false) => (b - 1, w),
-                    (Color::White, true) => (b, w + 1),
-                    (Color::White, false) => (b, w - 1),
-                };
-                self.win_black[d][s] = nb;
-                self.win_white[d][s] = nw;
-                if b != 0 && w != 0 && nb != 0 && nw != 0 {
+                let st = &steps[b as usize * 6 + w as usize];
+                self.win_black[d][s] = st.counts[0];
+                self.win_white[d][s] = st.counts[1];
+                if !st.live {
                     // Dead before and after (both colours in it): it scores nothing either
                     // way. Common in crowded positions.
                     continue;
                 }
-                let old = Self::window_value(b, w);
-                let new = Self::window_value(nb, nw);
-                let f_old = [(b == 4 && w == 0) as u16, (w == 4 && b == 0) as u16];
-                let f_new = [(nb == 4 && nw == 0) as u16, (nw == 4 && nb == 0) as u16];
-                self.fours[0] = self.fours[0] + f_new[0] - f_old[0];
-                self.fours[1] = self.fours[1] + f_new[1] - f_old[1];
-                *dk = [
-                    tuple_score(nb, nw) - tuple_score(b, w),
-                    tuple_score(nw, nb) - tuple_score(w, b),
-                    pat_code(nb, nw).wrapping_sub(pat_code(b, w)) as i32,
-                    pat_code(nw, nb).wrapping_sub(pat_code(w, b)) as i32,
-                ];
+                *dk = st.cells;
                 changed = true;
-                self.eval_sum[0] += new[0] - old[0];
-                self.eval_sum[1] += new[1] - old[1];
+                for i in 0..2 {
+                    self.eval_sum[i] += st.eval[i];
+                    self.fours[i] = self.fours[i].wrapping_add(st.fours[i] as u16);
+                }
             }
             if !changed {
                 continue;
@@ -595,6 +662,56 @@ impl Board {
     pub fn class_count(&self, c: Color, k: Pattern4) -> u16 {
         debug_assert!(self.tracking, "patterns read without track_patterns");
         self.class_counts[c.index()][k as usize]
+    }
+
+    /// Both colours' class counts ([`Board::class_count`], indexed by [`Color::index`] and
+    /// class) that placing `c` at the empty `p` would give, without placing it: the same
+    /// 32 key reads and table lookups as a move's update, but no writes and no take-back,
+    /// so the full engine's leaves are valued like the plain ones (see [`Board::peek`]).
+    /// Needs [`Board::track_patterns`].
+    pub fn peek_classes(&self, p: Point, c: Color) -> [[u16; N_CLASSES]; 2] {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        let (line, class) = (&*self.tables.line, &*self.tables.class);
+        let mut counts = self.class_counts;
+        let digit = cell_of(c) as u16;
+        for d in 0..4 {
+            let dir = self.dirs[d];
+            let shift = 3 * d as u32;
+            for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
+                let q = (p as isize + off * dir) as usize;
+                if self.cells[q] != EMPTY {
+                    continue;
+                }
+                let mut info = self.lines[q];
+                info.key[d] = info.key[d].wrapping_add(digit * POW3[slot_of(-off)]);
+                let both = info.both(line, d) as u16;
+                let old = info.cats;
+                let cat = |code: u16| (Pattern::category(code as u8 & 15) as u16) << shift;
+                let new = [
+                    old[0] & !(7 << shift) | cat(both),
+                    old[1] & !(7 << shift) | cat(both >> 4),
+                ];
+                if new != old {
+                    for k in 0..2 {
+                        let (o, n) = (old[k] as usize & 0xfff, new[k] as usize & 0xfff);
+                        counts[k][class[o] as usize] -= 1;
+                        counts[k][class[n] as usize] += 1;
+                    }
+                }
+            }
+        }
+        let info = &self.lines[p as usize];
+        for (k, n) in counts.iter_mut().enumerate() {
+            n[class[info.cats[k] as usize & 0xfff] as usize] -= 1;
+        }
+        counts
+    }
+
+    /// Both colours' class counts now (see [`Board::peek_classes`]).
+    #[inline]
+    pub fn class_counts(&self) -> &[[u16; N_CLASSES]; 2] {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        &self.class_counts
     }
 
     /// The window sums ([`Board::eval_sum`]) and open four-window counts

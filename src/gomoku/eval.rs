@@ -149,12 +149,10 @@ pub const WIN_LIKE: i32 = 100_000;
 const MOVER: [i32; N_CLASSES] = [0, -21, 47, 45, 69, 21, -61, 199, 1980, 0, 0];
 const WAITER: [i32; N_CLASSES] = [0, -21, 49, 44, 28, 0, -20, 85, 216, 3, 0];
 
-/// Empty cells where `c` has class `k` or stronger.
-fn count_from(b: &Board, c: Color, k: Pattern4) -> u16 {
-    Pattern4::ALL[k as usize..]
-        .iter()
-        .map(|&x| b.class_count(c, x))
-        .sum()
+/// Empty cells of a colour's class counts (`counts`, indexed by class) in class `k` or
+/// stronger.
+fn count_from(counts: &[u16; N_CLASSES], k: Pattern4) -> u16 {
+    counts[k as usize..].iter().sum()
 }
 
 /// The line-pattern part of the full engine's evaluation, for `c` to move, added to the
@@ -162,23 +160,29 @@ fn count_from(b: &Board, c: Color, k: Pattern4) -> u16 {
 /// closed one, nor see one cell making threats in two directions, which is what decides
 /// Gomoku games. The opponent must have no five to complete (the search answers those).
 pub fn threat_eval(b: &Board, c: Color) -> i32 {
-    let o = c.opponent();
+    threat_eval_counts(b.class_counts(), c)
+}
+
+/// [`threat_eval`] from both colours' class counts (as [`Board::peek_classes`] gives them
+/// for the position after a move).
+#[inline]
+pub fn threat_eval_counts(counts: &[[u16; N_CLASSES]; 2], c: Color) -> i32 {
+    let (own, opp) = (&counts[c.index()], &counts[c.opponent().index()]);
     // An open four to make wins: in the fitted games the mover won all 823 such positions
     // where the opponent had fours to interpose, and all of those where it had none.
-    if b.class_count(c, Pattern4::Flex4) > 0 {
+    if own[Pattern4::Flex4 as usize] > 0 {
         return WIN_LIKE;
     }
-    if count_from(b, o, Pattern4::Block4) == 0 {
+    if count_from(opp, Pattern4::Block4) == 0 {
         // Without fours to interpose, the opponent can block only one of the two threats
         // of a four-three or a double three.
-        if b.class_count(c, Pattern4::Block4Flex3) + b.class_count(c, Pattern4::Flex3x2) > 0 {
+        if own[Pattern4::Block4Flex3 as usize] + own[Pattern4::Flex3x2 as usize] > 0 {
             return WIN_LIKE / 2;
         }
     }
     let mut v = 0;
-    for k in Pattern4::ALL {
-        v += MOVER[k as usize] * b.class_count(c, k) as i32
-            - WAITER[k as usize] * b.class_count(o, k) as i32;
+    for k in 0..N_CLASSES {
+        v += MOVER[k] * own[k] as i32 - WAITER[k] * opp[k] as i32;
     }
     v
 }

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
 use super::eval::{
-    add_pattern_scores, evaluate, evaluate_sums, keep_defences, scan, threat_eval, Cand,
+    add_pattern_scores, evaluate, evaluate_sums, keep_defences, scan, threat_eval,
+    threat_eval_counts, Cand,
 };
 use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
@@ -52,12 +53,52 @@ const DEFENCE_TRIES: usize = 40;
 /// nodes of depth 8 in a measured position, and the VCTs that decided games were 4 to 6
 /// moves long.
 const DEFENCE_VCT_DEPTH: u32 = 6;
+/// From this VCT depth on, the root defence looks only for threats made in a window that
+/// already holds two of the attacker's stones (`Threats::threat_stones`), not one: on the
+/// White moves of 22 lost games (12 candidates each, depth 6, no node cap;
+/// examples/gomoku_threat_bench.rs) that search refuted 180 moves where the general one
+/// refuted 185, with 2.5 times fewer nodes, so the passes that decide reach a depth more.
+const DEFENCE_NARROW_FROM: u32 = 3;
+
+fn defence_threat_stones(depth: u32) -> u8 {
+    if depth >= DEFENCE_NARROW_FROM {
+        2
+    } else {
+        1
+    }
+}
+
+/// When the root defence was cut short, the alpha-beta stops at this share of the soft
+/// time, and the rest goes to checking its choice (see [`Searcher::verify_choice`]).
+const VERIFY_FROM: f64 = 0.8;
+
 /// The root defence stops after finding this many safe moves.
 const DEFENCE_SAFE: usize = 3;
 /// Share of the soft time the root defence against the opponent's VCT may use (counted
 /// from the start of the move): a position where the opponent has a VCT is decided by
-/// finding a defence, not by the alpha-beta over the moves that lose.
-const DEFENCE_SHARE: f64 = 0.6;
+/// finding a defence, not by the alpha-beta over the moves that lose. When the passes are
+/// cut short, the alpha-beta runs to [`VERIFY_FROM`] and its choice is checked after.
+const DEFENCE_SHARE: f64 = 0.45;
+
+/// What the root defence against the opponent's VCT leaves to the alpha-beta.
+struct Defence {
+    /// The moves to search.
+    moves: Vec<Cand>,
+    /// Moves proved safe at the depth of `verify`.
+    proven: Vec<Point>,
+    /// The VCT depth whose pass was cut short: the alpha-beta's choice must still pass it.
+    verify: Option<u32>,
+}
+
+impl Defence {
+    fn settled(moves: Vec<Cand>) -> Defence {
+        Defence {
+            moves,
+            proven: Vec::new(),
+            verify: None,
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -114,6 +155,9 @@ pub struct Searcher {
     cands: Vec<Vec<Cand>>,
     /// Threat-search results kept from move to move (see [`ThreatCache`]).
     threat_cache: ThreatCache,
+    /// Whether leaves are valued without placing the stone (always, except in the test
+    /// that compares both ways).
+    pub(super) peek_leaves: bool,
 }
 
 impl Searcher {
@@ -127,6 +171,7 @@ impl Searcher {
             aborted: false,
             cands: (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect(),
             threat_cache,
+            peek_leaves: true,
         }
     }
 
@@ -144,6 +189,16 @@ impl Searcher {
 
     /// The move for `c` in `b` (which must not be over or full). `b` is restored.
     pub fn search(&mut self, b: &mut Board, c: Color, limits: &Limits) -> SearchReport {
+        let report = self.search_unrestored(b, c, limits);
+        if self.config.patterns {
+            // The threat phases pause the pattern upkeep.
+            b.track_patterns();
+        }
+        report
+    }
+
+    /// [`Searcher::search`], leaving the pattern upkeep paused if a threat phase paused it.
+    fn search_unrestored(&mut self, b: &mut Board, c: Color, limits: &Limits) -> SearchReport {
         let start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
@@ -187,6 +242,10 @@ impl Searcher {
             add_pattern_scores(b, c, &mut root);
         }
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
+        if self.config.threats {
+            // The threat searches read no patterns: their upkeep would halve their speed.
+            b.pause_patterns();
+        }
         if self.config.threats && s.n_blocks == 0 {
             let budget = 200_000;
             let (own_vcf, n) = self.threat_search(&mut poller, budget, |t| t.vcf_root(b, c, 120));
@@ -260,18 +319,71 @@ impl Searcher {
             if opp_vct.is_some() {
                 let defence_limits = share_of_soft(limits, DEFENCE_SHARE);
                 let mut defence_poller = defence_limits.poller();
-                root = self.keep_vct_safe(b, c, root, &first, &mut defence_poller);
+                let defence = self.keep_vct_safe(b, c, root, &first, &mut defence_poller);
+                root = defence.moves;
                 tracing::debug!(
-                    safe = root.len(),
+                    moves = root.len(),
+                    proven = defence.proven.len(),
+                    verify = defence.verify,
                     ms = start.elapsed().as_millis() as u64,
                     "opp vct"
                 );
                 if root.len() == 1 {
                     return report(root[0].p, 0, 0, self.nodes, "vct-defence");
                 }
+                if let Some(depth) = defence.verify {
+                    let ab_limits = share_of_soft(limits, VERIFY_FROM);
+                    if self.config.patterns {
+                        b.track_patterns();
+                    }
+                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start);
+                    let mut poller = limits.poller();
+                    b.pause_patterns();
+                    r.best = self.verify_choice(b, c, &root, &defence.proven, depth, &mut poller);
+                    r.elapsed = start.elapsed();
+                    return r;
+                }
             }
         }
-        self.iterate(b, c, root, limits, start)
+        if self.config.patterns {
+            b.track_patterns();
+        }
+        self.iterate(b, c, &mut root, limits, start)
+    }
+
+    /// The first move of `order` (the alpha-beta's preference, best first) that the
+    /// opponent's VCT of `depth` attacker moves does not refute, or is in `proven`; the
+    /// first move left unchecked when the time runs out (all before it were refuted), or
+    /// the first move when every one is.
+    pub(super) fn verify_choice(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        order: &[Cand],
+        proven: &[Point],
+        depth: u32,
+        poller: &mut Poller,
+    ) -> Point {
+        let o = c.opponent();
+        for m in order {
+            if proven.contains(&m.p) {
+                return m.p;
+            }
+            b.place(m.p, c);
+            let ((refuted, stopped), _) = self.threat_search(poller, VCT_BUDGET, |t| {
+                t.threat_stones = defence_threat_stones(depth);
+                let refuted = five_move(b, o).is_some()
+                    || t.vcf_root(b, o, 120).is_some()
+                    || t.vct_root(b, o, depth).is_some();
+                (refuted, t.aborted)
+            });
+            b.undo();
+            tracing::debug!(refuted, stopped, depth, "verify");
+            if stopped || !refuted {
+                return m.p;
+            }
+        }
+        order[0].p
     }
 
     /// The moves of `root` after which the opponent has no VCF or VCT, checked in the
@@ -281,10 +393,13 @@ impl Searcher {
     /// The check deepens over the whole list: a pass at VCT depth 1 over every move, then
     /// depth 2 over the survivors, and so on to [`DEFENCE_VCT_DEPTH`], where it stops after
     /// [`DEFENCE_SAFE`] safe moves. Proving a move safe at full depth can take several times
-    /// the move's time, and a check cut short says nothing: deepening pass by pass, the
-    /// time-out leaves the moves that survived the deepest pass reached (the threat cache
-    /// makes each pass cost about its new depth alone). When every move left loses at some
-    /// depth, the survivors of the pass before (they lose only to longer VCTs). Adding a
+    /// the move's time, and a check cut short says nothing: deepening pass by pass, a
+    /// time-out in the pass at depth d leaves the moves it proved safe and those it did not
+    /// reach, with `verify` = d (the alpha-beta chooses among them and its choice is
+    /// checked at depth d: the pass reaches only the first few of 40 moves in busy
+    /// positions, so a static order would choose for it). The threat cache makes each pass
+    /// cost about its new depth alone. When every move left loses at some depth, the
+    /// survivors of the pass before (they lose only to longer VCTs). Adding a
     /// stone of ours never gives the opponent a threat it did not have, so this is called
     /// only when it has one now.
     fn keep_vct_safe(
@@ -294,7 +409,7 @@ impl Searcher {
         root: Vec<Cand>,
         first: &[Point],
         poller: &mut Poller,
-    ) -> Vec<Cand> {
+    ) -> Defence {
         let o = c.opponent();
         let mut alive: Vec<Cand> = root
             .iter()
@@ -306,9 +421,12 @@ impl Searcher {
         for depth in 1..=DEFENCE_VCT_DEPTH {
             let mut next = Vec::new();
             let mut aborted = false;
+            // Moves refuted in this pass so far.
+            let mut refuted_here = 0;
             for m in &alive {
                 b.place(m.p, c);
                 let ((refuted, stopped), _) = self.threat_search(poller, VCT_BUDGET, |t| {
+                    t.threat_stones = defence_threat_stones(depth);
                     let refuted = five_move(b, o).is_some()
                         || t.vcf_root(b, o, 120).is_some()
                         || t.vct_root(b, o, depth).is_some();
@@ -319,7 +437,9 @@ impl Searcher {
                 if aborted {
                     break;
                 }
-                if !refuted {
+                if refuted {
+                    refuted_here += 1;
+                } else {
                     next.push(*m);
                     if depth == DEFENCE_VCT_DEPTH && next.len() >= DEFENCE_SAFE {
                         // Proving a move safe is the slow part: a few are enough for the
@@ -335,19 +455,32 @@ impl Searcher {
                 aborted,
                 "defence pass"
             );
-            if next.is_empty() || aborted {
-                return if next.is_empty() { alive } else { next };
+            if aborted {
+                // Cut short: the moves proved safe at this depth, then those not reached
+                // (the alpha-beta may choose one, which is then checked at this depth);
+                // the refuted ones are out.
+                let proven: Vec<Point> = next.iter().map(|m| m.p).collect();
+                let reached = next.len() + refuted_here;
+                next.extend_from_slice(&alive[reached..]);
+                return Defence {
+                    moves: next,
+                    proven,
+                    verify: Some(depth),
+                };
+            }
+            if next.is_empty() {
+                return Defence::settled(alive);
             }
             alive = next;
         }
-        alive
+        Defence::settled(alive)
     }
 
     fn iterate(
         &mut self,
         b: &mut Board,
         c: Color,
-        mut root: Vec<Cand>,
+        root: &mut Vec<Cand>,
         limits: &Limits,
         start: Instant,
     ) -> SearchReport {
@@ -540,10 +673,11 @@ impl Searcher {
         let mut best = -MATE - 1;
         let mut best_move = cands[0].p;
         let o = c.opponent();
-        // Children that are freestyle leaves are valued from `Board::peek`, without placing
-        // the stone: most nodes are leaves, and place/undo was half the time.
+        // Children that are freestyle leaves are valued from `Board::peek` (and
+        // `Board::peek_classes` for the pattern evaluation), without placing the stone:
+        // most nodes are leaves, and place/undo was half the time.
         let peek_leaves = depth == 1
-            && !self.config.patterns
+            && self.peek_leaves
             && b.rule() == Rule::Freestyle
             && b.stone_count() + 1 < b.size() * b.size();
         let mut i = 0;
@@ -551,7 +685,14 @@ impl Searcher {
             let p = cands[i].p;
             let leaf = if peek_leaves {
                 let (sums, fours) = b.peek(p, c);
-                leaf_value(sums, fours, o, ply + 1, self.config.threats)
+                leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
+                    // As `with_patterns` values the child.
+                    if self.config.patterns && v.abs() < MATE_BOUND {
+                        v + threat_eval_counts(&b.peek_classes(p, c), o)
+                    } else {
+                        v
+                    }
+                })
             } else {
                 None
             };

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 
 use super::board::{Board, Point, Rule, EVAL_WEIGHT};
 use super::board_tests::random_empty_in;
-use super::eval::{keep_defences, scan};
+use super::eval::{keep_defences, scan, Cand};
 use super::search::{SearchConfig, Searcher, MATE_BOUND};
 use super::threats::{five_move, four_moves, ThreatCache, Threats};
 use crate::color::Color::{Black, White};
@@ -77,6 +77,68 @@ fn peek_gives_the_sums_of_the_position_after_the_move() {
             };
             let p = pool[rng.gen_range(0..pool.len())];
             b.place(p, c);
+        }
+    }
+}
+
+/// `Board::peek_classes` against the class counts after really placing the stone (which
+/// the pattern tests check against a recount from the cells), on boards of two sizes, with
+/// walls and crowded lines.
+#[test]
+fn peek_classes_gives_the_class_counts_after_the_move() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    for game in 0..12 {
+        let mut b = Board::new(if game % 2 == 0 { 15 } else { 7 }, Rule::Freestyle);
+        b.track_patterns();
+        let mut c = Black;
+        while !b.is_full() {
+            let empties: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
+            for _ in 0..4 {
+                let p = empties[rng.gen_range(0..empties.len())];
+                let peeked = b.peek_classes(p, c);
+                b.place(p, c);
+                assert_eq!(&peeked, b.class_counts(), "game {game}");
+                b.undo();
+            }
+            b.place(empties[rng.gen_range(0..empties.len())], c);
+            c = c.opponent();
+        }
+    }
+}
+
+/// Valuing leaves by peeking must give exactly what placing the stone and valuing the
+/// child gives: the same values, with and without patterns.
+#[test]
+fn leaves_valued_by_peeking_match_leaves_valued_on_the_board() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    for patterns in [true, false] {
+        for _ in 0..6 {
+            let mut b = Board::new(15, Rule::Freestyle);
+            let mut c = Black;
+            for _ in 0..rng.gen_range(4..12) {
+                let Some(p) = random_empty_in(&b, 4, 11, &mut rng) else {
+                    break;
+                };
+                b.place(p, c);
+                c = c.opponent();
+            }
+            if five_move(&b, c).is_some() || five_move(&b, c.opponent()).is_some() {
+                continue;
+            }
+            let config = SearchConfig {
+                patterns,
+                ..SearchConfig::default()
+            };
+            let mut peek = Searcher::new(config.clone());
+            let mut place = Searcher::new(config);
+            place.peek_leaves = false;
+            let v1 = peek.value(&mut b, c, 4);
+            let v2 = place.value(&mut b, c, 4);
+            let why = format!("patterns {patterns}: {:?}", b.history());
+            assert_eq!(v1, v2, "{why}");
+            // A leaf valued on the board after a null-window search that failed high is
+            // valued again for the re-search; a peeked leaf value is exact and used once.
+            assert!(peek.nodes() <= place.nodes(), "{why}");
         }
     }
 }
@@ -368,4 +430,78 @@ fn pattern_evaluation_sees_open_threes_and_double_threes() {
     let v = s.value(&mut b, Black, 2);
     assert!(b.tracks_patterns());
     assert!(v >= WIN_LIKE, "{v}");
+}
+
+/// Black has an open three on row 7 (columns 5..=7). A White move far away leaves Black an
+/// open four, a move at (4, 7) next to the three leaves a closed three only: checking the
+/// alpha-beta's order, the root defence must pass over the first and take the block; a
+/// move already proved safe is taken without a check.
+#[test]
+fn the_choice_check_skips_a_move_that_loses_to_the_threat() {
+    let mut b = Board::new(15, Rule::Freestyle);
+    for col in 5..=7 {
+        b.place(b.point(col, 7), Black);
+    }
+    b.place(b.point(1, 1), White);
+    b.place(b.point(13, 13), White);
+    let cand = |p| Cand {
+        p,
+        score: 0,
+        threat: 0,
+    };
+    let (far, block) = (b.point(12, 2), b.point(4, 7));
+    let order = [cand(far), cand(block)];
+    let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let mut s = Searcher::new(SearchConfig::default());
+    for depth in [1, 3] {
+        let mut poller = limits.poller();
+        let got = s.verify_choice(&mut b, White, &order, &[], depth, &mut poller);
+        assert_eq!(got, block, "depth {depth}");
+    }
+    let mut poller = limits.poller();
+    assert_eq!(
+        s.verify_choice(&mut b, White, &order, &[far], 1, &mut poller),
+        far
+    );
+    assert_eq!(b.stone_count(), 5, "the board is restored");
+}
+
+/// A VCT found when threats must come from windows that already hold two attacker stones
+/// is one the general search (threats from windows with one) finds too, at the same depth:
+/// the narrow search only leaves moves out. Random middle games.
+#[test]
+fn a_narrow_threat_search_wins_only_where_the_general_one_does() {
+    let mut rng = SmallRng::seed_from_u64(29);
+    let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let mut narrow_wins = 0;
+    for _ in 0..40 {
+        let mut b = Board::new(15, Rule::Freestyle);
+        let mut c = Black;
+        for _ in 0..rng.gen_range(8..18) {
+            let Some(p) = random_empty_in(&b, 4, 11, &mut rng) else {
+                break;
+            };
+            b.place(p, c);
+            c = c.opponent();
+            if five_move(&b, c.opponent()).is_some() || five_move(&b, c).is_some() {
+                break;
+            }
+        }
+        if five_move(&b, c).is_some() || five_move(&b, c.opponent()).is_some() {
+            continue;
+        }
+        let mut poller = limits.poller();
+        let mut t = Threats::new(&mut poller, 2_000_000);
+        t.threat_stones = 2;
+        let narrow = t.vct_root(&mut b, c, 3);
+        let mut poller = limits.poller();
+        let mut t = Threats::new(&mut poller, 2_000_000);
+        let general = t.vct_root(&mut b, c, 3);
+        assert!(!t.aborted);
+        if narrow.is_some() {
+            narrow_wins += 1;
+            assert!(general.is_some(), "{:?}", b.history());
+        }
+    }
+    assert!(narrow_wins > 0, "some positions have a VCT");
 }
