@@ -8,8 +8,10 @@
 //! `p +- k*dir` (k = 1..=4) of each direction, so a move costs 32 key updates and lookups.
 //!
 //! Cost, measured with `quartet bench gomoku nps --seconds 5` (plain alpha-beta, which reads
-//! none of this yet): about 20-27% fewer nodes per second than without the upkeep, on a
-//! shared, loaded machine. Tried and dropped: a 64 KB table over raw 2-bit cells (L2
+//! none of this): about 20-27% fewer nodes per second than without the upkeep, on a shared,
+//! loaded machine; in the threat search, which places and takes back far more stones per
+//! node, half its node rate (so the full engine pauses the upkeep there:
+//! `Board::pause_patterns`). Tried and dropped: a 64 KB table over raw 2-bit cells (L2
 //! misses), one base-3 key per colour (two lookups per cell), branch-free count updates.
 //!
 //! The patterns follow the freestyle rule (five *or more* in a row) under every rule: they

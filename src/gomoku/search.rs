@@ -115,9 +115,9 @@ pub struct SearchConfig {
     /// move order, on top of the paper's window sums, with weights fitted to game results
     /// (scripts/gomoku_fit_eval.py). Against the paper configuration at 1 s per move it
     /// won 414 of 480 games (12 seeds of scripts/gomoku_vs_paper.sh) where the window sums
-    /// alone won 405.5: a small gain, under one standard deviation, bought with about 40%
-    /// of the alpha-beta's node rate (pattern upkeep, and leaves valued on the board
-    /// instead of by `Board::peek`).
+    /// alone won 405.5: a small gain, under one standard deviation, bought with about 30%
+    /// of the alpha-beta's node rate (the pattern upkeep and reading; leaves are valued by
+    /// `Board::peek` and `Board::peek_classes` either way).
     pub patterns: bool,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
