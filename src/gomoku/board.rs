@@ -243,6 +243,22 @@ impl LineInfo {
         line[self.wall[d] as usize * LINES + self.key[d] as usize]
     }
 
+    /// Direction d's key after adding `delta` (a stone's digit times its slot's power of
+    /// 3, wrapping for a removal), and both colours' class-table indexes with that
+    /// direction's categories read from the new key.
+    #[inline(always)]
+    fn shifted(&self, line: &[u8], d: usize, delta: u16) -> (u16, [u16; 2]) {
+        let key = self.key[d].wrapping_add(delta);
+        let both = line[self.wall[d] as usize * LINES + key as usize] as u16;
+        let shift = 3 * d as u32;
+        let cat = |code: u16| (Pattern::category(code as u8 & 15) as u16) << shift;
+        let cats = [
+            self.cats[0] & !(7 << shift) | cat(both),
+            self.cats[1] & !(7 << shift) | cat(both >> 4),
+        ];
+        (key, cats)
+    }
+
     /// Both colours' class-table indexes, from the keys.
     #[inline(always)]
     fn cats_from_keys(&self, line: &[u8]) -> [u16; 2] {
@@ -595,19 +611,13 @@ impl Board {
         let digit = if add { digit } else { digit.wrapping_neg() };
         for d in 0..4 {
             let dir = self.dirs[d];
-            let shift = 3 * d as u32;
             for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
                 let q = (p as isize + off * dir) as usize;
                 let info = &mut self.lines[q];
                 // `p` lies at offset -off from `q`.
-                info.key[d] = info.key[d].wrapping_add(digit.wrapping_mul(POW3[slot_of(-off)]));
-                let both = info.both(line, d) as u16;
+                let (key, new) = info.shifted(line, d, digit.wrapping_mul(POW3[slot_of(-off)]));
                 let old = info.cats;
-                let cat = |code: u16| (Pattern::category(code as u8 & 15) as u16) << shift;
-                let new = [
-                    old[0] & !(7 << shift) | cat(both),
-                    old[1] & !(7 << shift) | cat(both >> 4),
-                ];
+                info.key[d] = key;
                 info.cats = new;
                 // One branch per cell: most moves change no category of a cell (everything
                 // up to Block2 is category 0), and occupied cells are not counted.
@@ -676,21 +686,14 @@ impl Board {
         let digit = cell_of(c) as u16;
         for d in 0..4 {
             let dir = self.dirs[d];
-            let shift = 3 * d as u32;
             for off in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
                 let q = (p as isize + off * dir) as usize;
                 if self.cells[q] != EMPTY {
                     continue;
                 }
-                let mut info = self.lines[q];
-                info.key[d] = info.key[d].wrapping_add(digit * POW3[slot_of(-off)]);
-                let both = info.both(line, d) as u16;
+                let info = &self.lines[q];
+                let (_, new) = info.shifted(line, d, digit * POW3[slot_of(-off)]);
                 let old = info.cats;
-                let cat = |code: u16| (Pattern::category(code as u8 & 15) as u16) << shift;
-                let new = [
-                    old[0] & !(7 << shift) | cat(both),
-                    old[1] & !(7 << shift) | cat(both >> 4),
-                ];
                 if new != old {
                     for k in 0..2 {
                         let (o, n) = (old[k] as usize & 0xfff, new[k] as usize & 0xfff);

@@ -351,6 +351,30 @@ impl Searcher {
         self.iterate(b, c, &mut root, limits, start)
     }
 
+    /// Whether the opponent has a five, a VCF or a VCT of `depth` attacker moves after `c`
+    /// plays `p` (from VCT depth [`DEFENCE_NARROW_FROM`] on, the narrow one), and whether
+    /// the search was cut short (then the first answer means nothing).
+    fn refuted_after(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        p: Point,
+        depth: u32,
+        poller: &mut Poller,
+    ) -> (bool, bool) {
+        let o = c.opponent();
+        b.place(p, c);
+        let (answer, _) = self.threat_search(poller, VCT_BUDGET, |t| {
+            t.threat_stones = defence_threat_stones(depth);
+            let refuted = five_move(b, o).is_some()
+                || t.vcf_root(b, o, 120).is_some()
+                || t.vct_root(b, o, depth).is_some();
+            (refuted, t.aborted)
+        });
+        b.undo();
+        answer
+    }
+
     /// The first move of `order` (the alpha-beta's preference, best first) that the
     /// opponent's VCT of `depth` attacker moves does not refute, or is in `proven`; the
     /// first move left unchecked when the time runs out (all before it were refuted), or
@@ -364,20 +388,11 @@ impl Searcher {
         depth: u32,
         poller: &mut Poller,
     ) -> Point {
-        let o = c.opponent();
         for m in order {
             if proven.contains(&m.p) {
                 return m.p;
             }
-            b.place(m.p, c);
-            let ((refuted, stopped), _) = self.threat_search(poller, VCT_BUDGET, |t| {
-                t.threat_stones = defence_threat_stones(depth);
-                let refuted = five_move(b, o).is_some()
-                    || t.vcf_root(b, o, 120).is_some()
-                    || t.vct_root(b, o, depth).is_some();
-                (refuted, t.aborted)
-            });
-            b.undo();
+            let (refuted, stopped) = self.refuted_after(b, c, m.p, depth, poller);
             tracing::debug!(refuted, stopped, depth, "verify");
             if stopped || !refuted {
                 return m.p;
@@ -410,7 +425,6 @@ impl Searcher {
         first: &[Point],
         poller: &mut Poller,
     ) -> Defence {
-        let o = c.opponent();
         let mut alive: Vec<Cand> = root
             .iter()
             .filter(|m| first.contains(&m.p))
@@ -424,16 +438,8 @@ impl Searcher {
             // Moves refuted in this pass so far.
             let mut refuted_here = 0;
             for m in &alive {
-                b.place(m.p, c);
-                let ((refuted, stopped), _) = self.threat_search(poller, VCT_BUDGET, |t| {
-                    t.threat_stones = defence_threat_stones(depth);
-                    let refuted = five_move(b, o).is_some()
-                        || t.vcf_root(b, o, 120).is_some()
-                        || t.vct_root(b, o, depth).is_some();
-                    (refuted, t.aborted)
-                });
+                let (refuted, stopped) = self.refuted_after(b, c, m.p, depth, poller);
                 aborted = stopped;
-                b.undo();
                 if aborted {
                     break;
                 }
