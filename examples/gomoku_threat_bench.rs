@@ -5,6 +5,10 @@
 //! speed change that alters them changed behaviour too).
 //!
 //! usage: cargo run --release --example gomoku_threat_bench -- FILE [candidates=12] [budget=200000]
+//!        [threat-stones=1] [patterns]
+//! (`#` lines are comments; scripts/gomoku_defence_positions.txt is such a file.) With
+//! `patterns` the board keeps its line patterns during the search, as the full engine's
+//! did before it paused them for its threat phases.
 use std::time::Instant;
 
 use quartet::color::Color;
@@ -23,7 +27,10 @@ fn main() {
     let (mut nodes, mut refuted, mut checks, mut cut) = (0u64, 0, 0, 0);
     let t0 = Instant::now();
     let cpu0 = cpu_seconds();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let mut g = Game::new(15, Rule::Freestyle);
         let mut c = Color::Black;
         for v in line.trim().split(',') {
