@@ -54,10 +54,11 @@ const DEFENCE_TRIES: usize = 40;
 /// moves long.
 const DEFENCE_VCT_DEPTH: u32 = 6;
 /// From this VCT depth on, the root defence looks only for threats made in a window that
-/// already holds two of the attacker's stones (`Threats::threat_stones`), not one: on the
-/// White moves of 22 lost games (12 candidates each, depth 6, no node cap;
-/// examples/gomoku_threat_bench.rs) that search refuted 180 moves where the general one
-/// refuted 185, with 2.5 times fewer nodes, so the passes that decide reach a depth more.
+/// already holds two of the attacker's stones (`Threats::threat_stones`), not one: on
+/// White's first move of 22 lost games (12 candidates each, depth 6, 2 M-node cap that no
+/// check reached; examples/gomoku_threat_bench.rs on scripts/gomoku_defence_positions.txt)
+/// that search refuted 180 moves where the general one refuted 185, with 2.5 times fewer
+/// nodes, so the passes that decide reach further.
 const DEFENCE_NARROW_FROM: u32 = 3;
 
 fn defence_threat_stones(depth: u32) -> u8 {
