@@ -144,7 +144,8 @@ pub struct SearchReport {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
-    /// "win", "forced", "vcf", "vct", "vcf-defence", "vct-defence", "alphabeta".
+    /// "win", "forced", "vcf", "vct", "vcf-defence", "vct-defence", "vct-verify" (the
+    /// alpha-beta's choice lost to a VCT; another move was taken), "alphabeta".
     pub source: &'static str,
 }
 
@@ -340,7 +341,13 @@ impl Searcher {
                     let mut r = self.iterate(b, c, &mut root, &ab_limits, start);
                     let mut poller = limits.poller();
                     b.pause_patterns();
-                    r.best = self.verify_choice(b, c, &root, &defence.proven, depth, &mut poller);
+                    let best = self.verify_choice(b, c, &root, &defence.proven, depth, &mut poller);
+                    if best != r.best {
+                        // The alpha-beta's score was for the move the check turned down.
+                        r.best = best;
+                        r.score = 0;
+                        r.source = "vct-verify";
+                    }
                     r.elapsed = start.elapsed();
                     return r;
                 }
