@@ -8,7 +8,11 @@
 # env:   QUARTET=path/to/quartet (default: $CARGO_TARGET_DIR/release/quartet or target/release)
 #        FULL_ARGS="--width 8"  extra options for the full engine
 #        OUT=dir                results directory (default: a new temporary directory)
-#        PLIES=4                random plies per opening
+#        PLIES=4                random plies per opening, in the central 5x5. With 4,
+#                               about one opening in eight has been lost as White by every
+#                               version of the full engine (a strong Black shape before
+#                               either engine moves); PLIES=2 (one stone each) measures
+#                               play from near the start.
 set -euo pipefail
 ROUNDS=${1:-20}
 SECS=${2:-1}
