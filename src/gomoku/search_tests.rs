@@ -9,7 +9,7 @@ use super::board_tests::random_empty_in;
 use super::eval::{keep_defences, scan, Cand};
 use super::search::{SearchConfig, Searcher, MATE_BOUND};
 use super::threats::{five_move, four_moves, ThreatCache, Threats};
-use crate::color::Color::{Black, White};
+use crate::color::Color::{self, Black, White};
 use crate::search::{Deadline, Limits, StopToken};
 
 /// Window sums and open four-window counts of both colours, counted from the cells alone.
@@ -106,6 +106,25 @@ fn peek_classes_gives_the_class_counts_after_the_move() {
     }
 }
 
+/// Up to `plies` random stones in the central 9x9 of a 15x15 freestyle board, Black
+/// first, and the side to move; None when either side has a five to complete (the
+/// searches tested here need a position without one).
+fn random_middle_game(rng: &mut SmallRng, plies: usize) -> Option<(Board, Color)> {
+    let mut b = Board::new(15, Rule::Freestyle);
+    let mut c = Black;
+    for _ in 0..plies {
+        let Some(p) = random_empty_in(&b, 4, 11, rng) else {
+            break;
+        };
+        b.place(p, c);
+        c = c.opponent();
+        if five_move(&b, c).is_some() || five_move(&b, c.opponent()).is_some() {
+            return None;
+        }
+    }
+    Some((b, c))
+}
+
 /// Valuing leaves by peeking must give exactly what placing the stone and valuing the
 /// child gives: the same values, with and without patterns.
 #[test]
@@ -113,18 +132,10 @@ fn leaves_valued_by_peeking_match_leaves_valued_on_the_board() {
     let mut rng = SmallRng::seed_from_u64(3);
     for patterns in [true, false] {
         for _ in 0..6 {
-            let mut b = Board::new(15, Rule::Freestyle);
-            let mut c = Black;
-            for _ in 0..rng.gen_range(4..12) {
-                let Some(p) = random_empty_in(&b, 4, 11, &mut rng) else {
-                    break;
-                };
-                b.place(p, c);
-                c = c.opponent();
-            }
-            if five_move(&b, c).is_some() || five_move(&b, c.opponent()).is_some() {
+            let plies = rng.gen_range(4..12);
+            let Some((mut b, c)) = random_middle_game(&mut rng, plies) else {
                 continue;
-            }
+            };
             let config = SearchConfig {
                 patterns,
                 ..SearchConfig::default()
@@ -475,21 +486,10 @@ fn a_narrow_threat_search_wins_only_where_the_general_one_does() {
     let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
     let mut narrow_wins = 0;
     for _ in 0..40 {
-        let mut b = Board::new(15, Rule::Freestyle);
-        let mut c = Black;
-        for _ in 0..rng.gen_range(8..18) {
-            let Some(p) = random_empty_in(&b, 4, 11, &mut rng) else {
-                break;
-            };
-            b.place(p, c);
-            c = c.opponent();
-            if five_move(&b, c.opponent()).is_some() || five_move(&b, c).is_some() {
-                break;
-            }
-        }
-        if five_move(&b, c).is_some() || five_move(&b, c.opponent()).is_some() {
+        let plies = rng.gen_range(8..18);
+        let Some((mut b, c)) = random_middle_game(&mut rng, plies) else {
             continue;
-        }
+        };
         let mut poller = limits.poller();
         let mut t = Threats::new(&mut poller, 2_000_000);
         t.threat_stones = 2;
