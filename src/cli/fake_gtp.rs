@@ -166,19 +166,24 @@ pub fn run(args: FakeGtpArgs) -> Result<(), String> {
     let mut out = std::io::stdout();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        // GTP 2, section 2.6: an optional numeric id, repeated in the answer.
+        let id = match words.first() {
+            Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => words.remove(0),
+            _ => "",
+        };
         let Some((&name, rest)) = words.split_first() else {
             continue;
         };
         if name == "quit" {
-            let _ = write!(out, "=\n\n");
+            let _ = write!(out, "={id}\n\n");
             let _ = out.flush();
             break;
         }
         let answer = match fake.handle(name, rest) {
-            Ok(body) if body.is_empty() => "=\n\n".to_string(),
-            Ok(body) => format!("= {body}\n\n"),
-            Err(msg) => format!("? {msg}\n\n"),
+            Ok(body) if body.is_empty() => format!("={id}\n\n"),
+            Ok(body) => format!("={id} {body}\n\n"),
+            Err(msg) => format!("?{id} {msg}\n\n"),
         };
         if out
             .write_all(answer.as_bytes())

@@ -9,7 +9,6 @@ use crate::matches::go_referee::GoReferee;
 use crate::matches::gomoku_referee::GomokuReferee;
 use crate::matches::gtp_client::StderrTarget;
 use crate::matches::othello_referee::OthelloReferee;
-use crate::matches::referee::EndReason;
 use crate::matches::runner::{run_go_match, EngineSpec, GameReport, MatchConfig};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -337,12 +336,9 @@ fn run_go(a: GoMatchArgs) -> Result<(), String> {
                 points[winner] += 1.0;
             }
         }
-        let detail = match &r.outcome.reason {
-            EndReason::Illegal(m) | EndReason::Malformed(m) | EndReason::EngineFailure(m) => {
-                format!(" ({m})")
-            }
-            EndReason::Score { agreed: false, .. } => " (our scoring)".to_string(),
-            _ => String::new(),
+        let detail = match r.outcome.detail() {
+            d if d.is_empty() => d,
+            d => format!(" ({d})"),
         };
         eprintln!(
             "game {}/{} [{done} done]: B {} W {}: {} {}{} after {} moves, {:.1} s; {} {} - {} {}",

@@ -276,6 +276,9 @@ where
     if let Some(out) = &t.out {
         std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     }
+    if let Some(path) = &t.json {
+        check_writable(path)?;
+    }
     let cfg = TournamentConfig {
         players,
         games,
@@ -302,12 +305,17 @@ where
     let progress = |r: &GameRecord| {
         finished += 1;
         let mut line = format!(
-            "[{finished}/{planned}] game {}: {} (B) - {} (W) {} {} {} moves",
+            "[{finished}/{planned}] game {}: {} (B) - {} (W) {} {}{} {} moves",
             r.index + 1,
             names[r.black],
             names[r.white],
             r.result,
             r.reason,
+            if r.detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", r.detail)
+            },
             r.moves
         );
         let mut go_on = true;
@@ -349,6 +357,17 @@ where
         .map_err(|e| e.to_string())?;
     let records = runtime.block_on(run_tournament(cfg, new_game, progress))?;
     finish(&info, &records, t.out.as_ref(), t.json.as_ref())
+}
+
+/// Fails now, not after hours of games, when `path` cannot be written: opens it for
+/// appending (creating it if missing) without touching what it holds.
+fn check_writable(path: &PathBuf) -> Result<(), String> {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| format!("--json {}: {e}", path.display()))
 }
 
 /// Prints the tables and writes the result files.

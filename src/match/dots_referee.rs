@@ -56,10 +56,6 @@ impl RefereeGame for DotsReferee {
         ]
     }
 
-    fn time_command(&self, secs: u64) -> Option<String> {
-        Some(format!("time_settings 0 {secs} 1"))
-    }
-
     fn to_move(&self) -> Color {
         self.board.to_move()
     }

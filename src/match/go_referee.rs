@@ -69,10 +69,6 @@ impl RefereeGame for GoReferee {
         ]
     }
 
-    fn time_command(&self, secs: u64) -> Option<String> {
-        Some(format!("time_settings 0 {secs} 1"))
-    }
-
     fn to_move(&self) -> Color {
         self.game.to_move()
     }

@@ -74,10 +74,6 @@ impl RefereeGame for GomokuReferee {
         v
     }
 
-    fn time_command(&self, secs: u64) -> Option<String> {
-        Some(format!("time_settings 0 {secs} 1"))
-    }
-
     fn to_move(&self) -> Color {
         self.game.to_move()
     }

@@ -143,6 +143,9 @@ pub struct GtpClient {
     usable: bool,
     command_line: String,
     bridge: Option<PbrainBridge>,
+    /// The id of the next GTP command. Every command carries one so that an answer to
+    /// another command (a stale one, or an engine answering out of turn) is caught.
+    next_id: u32,
 }
 
 impl GtpClient {
@@ -187,6 +190,7 @@ impl GtpClient {
             usable: true,
             command_line: command_line.to_string(),
             bridge: (protocol == Protocol::Pbrain).then(PbrainBridge::new),
+            next_id: 1,
         })
     }
 
@@ -194,8 +198,9 @@ impl GtpClient {
         &self.command_line
     }
 
-    /// Sends one command (a single line, no id) and waits up to `timeout` for its answer.
-    /// `Ok` is the body of a `=` answer, trimmed; `?` answers are `Err(Failure)`.
+    /// Sends one command (a single line; the client adds the id) and waits up to `timeout`
+    /// for its answer. `Ok` is the body of a `=` answer, trimmed; `?` answers are
+    /// `Err(Failure)`; an answer with another command's id is `Err(Malformed)`.
     pub async fn send(&mut self, command: &str, timeout: Duration) -> Result<String, ClientError> {
         if !self.usable {
             return Err(ClientError::Unusable);
@@ -223,8 +228,10 @@ impl GtpClient {
         if self.bridge.is_some() {
             return self.exchange_pbrain(&line).await;
         }
-        self.write_lines(&[line]).await?;
-        read_answer(&mut self.stdout).await
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        self.write_lines(&[format!("{id} {line}")]).await?;
+        read_answer(&mut self.stdout, Some(id)).await
     }
 
     async fn write_lines(&mut self, lines: &[String]) -> Result<(), ClientError> {
@@ -310,8 +317,13 @@ impl GtpClient {
 }
 
 /// Reads one GTP answer: skips empty lines before it, then takes lines up to the next empty
-/// line. Lenient: `\r`, trailing spaces and an id after `=`/`?` are accepted.
-pub async fn read_answer<R: AsyncBufRead + Unpin>(reader: &mut R) -> Result<String, ClientError> {
+/// line. Lenient: `\r`, trailing spaces and a missing id are accepted; an id other than
+/// `expected_id` is not (GTP 2, section 2.6: the answer repeats the command's id), nor is
+/// any id when the command had none.
+pub async fn read_answer<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    expected_id: Option<u32>,
+) -> Result<String, ClientError> {
     let mut first: Option<String> = None;
     let mut body = Vec::new();
     loop {
@@ -330,7 +342,15 @@ pub async fn read_answer<R: AsyncBufRead + Unpin>(reader: &mut R) -> Result<Stri
         b'?' => (false, &first[1..]),
         _ => return Err(ClientError::Malformed(first)),
     };
-    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
+    let body_start = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let (id, rest) = rest.split_at(body_start);
+    if !id.is_empty() && expected_id.is_none_or(|e| id.parse() != Ok(e)) {
+        let wanted = expected_id.map_or("no id".to_string(), |e| format!("id {e}"));
+        return Err(ClientError::Malformed(format!("{first} (wanted {wanted})")));
+    }
+    let rest = rest.trim();
     let mut text = rest.to_string();
     for line in body {
         text.push('\n');
@@ -382,12 +402,42 @@ mod tests {
         assert!(split_command_line("   ").is_err());
     }
 
-    fn answer(bytes: &[u8]) -> Result<String, ClientError> {
+    fn answer_to(bytes: &[u8], id: Option<u32>) -> Result<String, ClientError> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
         let mut reader = bytes;
-        rt.block_on(read_answer(&mut reader))
+        rt.block_on(read_answer(&mut reader, id))
+    }
+
+    fn answer(bytes: &[u8]) -> Result<String, ClientError> {
+        answer_to(bytes, Some(12))
+    }
+
+    /// GTP 2, section 2.6: the answer carries the command's id. Another id (an answer to
+    /// an earlier command, or invented) is refused; a missing one is tolerated.
+    #[test]
+    fn answer_ids_must_match() {
+        assert_eq!(answer_to(b"=7 C3\n\n", Some(7)), Ok("C3".into()));
+        assert_eq!(answer_to(b"= C3\n\n", Some(7)), Ok("C3".into()));
+        assert_eq!(answer_to(b"=7\n\n", Some(7)), Ok("".into()));
+        assert!(matches!(
+            answer_to(b"=6 C3\n\n", Some(7)),
+            Err(ClientError::Malformed(_))
+        ));
+        assert!(matches!(
+            answer_to(b"=70 C3\n\n", Some(7)),
+            Err(ClientError::Malformed(_))
+        ));
+        assert!(matches!(
+            answer_to(b"?8 illegal move\n\n", Some(7)),
+            Err(ClientError::Malformed(_))
+        ));
+        assert!(matches!(
+            answer_to(b"=7 C3\n\n", None),
+            Err(ClientError::Malformed(_))
+        ));
+        assert_eq!(answer_to(b"= C3\n\n", None), Ok("C3".into()));
     }
 
     #[test]

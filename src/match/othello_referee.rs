@@ -65,10 +65,6 @@ impl RefereeGame for OthelloReferee {
         vec!["boardsize 8".to_string(), "clear_board".to_string()]
     }
 
-    fn time_command(&self, secs: u64) -> Option<String> {
-        Some(format!("time_settings 0 {secs} 1"))
-    }
-
     fn to_move(&self) -> Color {
         self.to_move
     }

@@ -32,18 +32,20 @@ pub trait RefereeGame: Send {
     /// Commands sent to both engines before the first move (e.g. `boardsize 9`,
     /// `clear_board`, `komi 7.5`).
     fn setup_commands(&self) -> Vec<String>;
-    /// The protocol command announcing a per-move time limit of `secs` seconds, if the
-    /// protocol has one (GTP: `time_settings 0 secs 1`).
-    fn time_command(&self, secs: u64) -> Option<String>;
-    /// The command announcing sudden death with `main_secs` seconds for the whole game
-    /// (GTP: `time_settings M 0 0`; a byo-yomi of 0 means none). Increments have no GTP
-    /// command; the referee conveys them through [`RefereeGame::time_left_command`].
-    fn sudden_death_command(&self, main_secs: u64) -> Option<String> {
-        Some(format!("time_settings {main_secs} 0 0"))
+    /// The protocol command announcing a per-move time limit, if the protocol has one
+    /// (GTP: `time_settings 0 T 1`, T written exactly by [`gtp_seconds`]).
+    fn time_command(&self, limit: Duration) -> Option<String> {
+        Some(format!("time_settings 0 {} 1", gtp_seconds(limit)))
+    }
+    /// The command announcing sudden death with `main` for the whole game (GTP
+    /// `time_settings M 0 0`; a byo-yomi of 0 means none). Increments have no GTP command;
+    /// the referee conveys them through [`RefereeGame::time_left_command`].
+    fn sudden_death_command(&self, main: Duration) -> Option<String> {
+        Some(format!("time_settings {} 0 0", gtp_seconds(main)))
     }
     /// The command telling an engine its remaining time before it moves (GTP `time_left`).
-    fn time_left_command(&self, color: Color, secs: u64) -> Option<String> {
-        Some(format!("time_left {color} {secs} 0"))
+    fn time_left_command(&self, color: Color, left: Duration) -> Option<String> {
+        Some(format!("time_left {color} {} 0", gtp_seconds(left)))
     }
     /// A random legal move for the side to move, for generated openings; `None` when the
     /// game cannot provide one (then only openings from files can be used).
@@ -68,6 +70,28 @@ pub trait RefereeGame: Send {
     fn move_count(&self) -> usize;
     /// The game record (SGF for Go), given the result and the player names.
     fn record(&self, outcome: &Outcome, names: [&str; 2], date: &str) -> String;
+}
+
+/// A duration as GTP seconds, exactly to the millisecond: `0.2`, `1.25`, `3`. Engines
+/// read decimals (GTP 2 allows them; ours parse them with `search::time::parse_seconds`).
+/// Rounding up to whole seconds told an engine five times the 0.2 s the referee enforces,
+/// and truncating sent 0, which GTP reads as no limit at all. Rounded to the nearest
+/// millisecond (so `st=0.05` parsed through `f64` is `0.05`), except that a nonzero duration
+/// never becomes `0`.
+pub fn gtp_seconds(d: Duration) -> String {
+    let millis = (d.as_nanos() + 500_000) / 1_000_000;
+    let millis = if millis == 0 && !d.is_zero() {
+        1
+    } else {
+        millis
+    };
+    let (secs, frac) = (millis / 1000, millis % 1000);
+    if frac == 0 {
+        secs.to_string()
+    } else {
+        let digits = format!("{frac:03}");
+        format!("{secs}.{}", digits.trim_end_matches('0'))
+    }
 }
 
 /// Why a game ended.
@@ -126,6 +150,18 @@ impl Outcome {
             EndReason::Illegal(_) => "illegal",
             EndReason::Malformed(_) => "malformed",
             EndReason::EngineFailure(_) => "failure",
+        }
+    }
+
+    /// What the reason word leaves out: the illegal move, the malformed answer, the
+    /// engine's failure, or that our scoring overruled the engines; empty otherwise.
+    pub fn detail(&self) -> String {
+        match &self.reason {
+            EndReason::Illegal(m) | EndReason::Malformed(m) | EndReason::EngineFailure(m) => {
+                m.clone()
+            }
+            EndReason::Score { agreed: false, .. } => "our scoring".to_string(),
+            _ => String::new(),
         }
     }
 }
@@ -268,11 +304,9 @@ pub async fn play_game_from<G: RefereeGame>(
     for color in [Color::Black, Color::White] {
         let mut commands = game.setup_commands();
         if let Some(clock) = opts.clock[color.index()] {
-            commands.extend(game.sudden_death_command(clock.base.as_secs()));
+            commands.extend(game.sudden_death_command(clock.base));
         } else if let Some(limit) = opts.time_per_move[color.index()] {
-            // GTP times are whole seconds; the referee enforces the exact limit itself.
-            let secs = limit.as_secs_f64().ceil().max(1.0) as u64;
-            commands.extend(game.time_command(secs));
+            commands.extend(game.time_command(limit));
         }
         for cmd in commands {
             let engine = &mut engines[color.index()];
@@ -303,7 +337,7 @@ pub async fn play_game_from<G: RefereeGame>(
         let i = color.index();
         let limit = match (remaining[i], opts.time_per_move[i]) {
             (Some(left), _) => {
-                if let Some(cmd) = game.time_left_command(color, left.as_secs()) {
+                if let Some(cmd) = game.time_left_command(color, left) {
                     // `time_left` is optional in GTP: refusing it is no fault; the
                     // referee's own clock still binds.
                     match engines[i].send(&cmd, opts.command_timeout).await {
@@ -448,6 +482,25 @@ async fn score<G: RefereeGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gtp_seconds_are_exact() {
+        let ms = Duration::from_millis;
+        assert_eq!(gtp_seconds(ms(200)), "0.2");
+        assert_eq!(gtp_seconds(ms(50)), "0.05");
+        assert_eq!(gtp_seconds(ms(1200)), "1.2");
+        assert_eq!(gtp_seconds(ms(3000)), "3");
+        assert_eq!(gtp_seconds(ms(1)), "0.001");
+        assert_eq!(gtp_seconds(Duration::ZERO), "0");
+        assert_eq!(gtp_seconds(Duration::from_nanos(10)), "0.001");
+        assert_eq!(gtp_seconds(Duration::from_secs_f64(0.2)), "0.2");
+        assert_eq!(gtp_seconds(Duration::from_secs_f64(0.05)), "0.05");
+        // What the engines read back is the same duration.
+        for d in [ms(200), ms(50), ms(1200), ms(500), ms(100), ms(12_345)] {
+            let back = crate::search::time::parse_seconds(&gtp_seconds(d)).unwrap();
+            assert_eq!(back, d);
+        }
+    }
 
     #[test]
     fn result_texts() {

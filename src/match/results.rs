@@ -26,6 +26,9 @@ pub struct GameRecord {
     /// `resign`, `score`, `time`, `illegal`, `malformed`, `failure`, `adjudicated`.
     pub reason: String,
     pub moves: usize,
+    /// What lies behind `reason` (the illegal move, the engine's error), for the progress
+    /// line; empty when there is nothing to add. Not kept in `results.tsv`.
+    pub detail: String,
 }
 
 impl GameRecord {
@@ -89,6 +92,7 @@ impl GameRecord {
             result: f[6].to_string(),
             reason: f[7].to_string(),
             moves: num(8)?,
+            detail: String::new(),
         };
         if r.black >= engines || r.white >= engines || r.black == r.white {
             return Err(format!("bad engine numbers in {line:?}"));
@@ -340,6 +344,7 @@ mod tests {
             result: result.into(),
             reason: reason.into(),
             moves: 40,
+            detail: String::new(),
         }
     }
 

@@ -137,7 +137,8 @@ impl fmt::Display for Shard {
 }
 
 /// Reads an opening file: one opening per line, moves in protocol notation separated by
-/// spaces or commas; blank lines and lines starting with `#` are skipped. Every opening is
+/// spaces or commas; `#` starts a comment (a whole line or the end of one, as
+/// `docs/match.md` says) and blank lines are skipped. Every opening is
 /// replayed through our rules (`new_game` gives a fresh game), so a typo is reported with
 /// its line number before any engine starts.
 pub fn parse_openings<G: RefereeGame>(
@@ -146,8 +147,10 @@ pub fn parse_openings<G: RefereeGame>(
 ) -> Result<Vec<Vec<String>>, String> {
     let mut openings = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        // `#` starts a comment, on a line of its own or after the moves (no notation of
+        // ours uses `#`).
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
             continue;
         }
         let moves: Vec<String> = line
@@ -261,6 +264,20 @@ mod tests {
         assert!(e.starts_with("line 1:"), "{e}");
         assert!(parse_openings("E5 Z9\n", go).is_err());
         assert!(parse_openings("# nothing\n", go).is_err());
+    }
+
+    /// docs/match.md: "one opening per line (protocol notation, `#` comments)". A trailing
+    /// comment was read as moves (`"#"` is not a move) before issue 20.
+    #[test]
+    fn openings_take_trailing_comments() {
+        let go = || GoReferee::new(9, 7.5).unwrap();
+        let o = parse_openings(
+            "E5 C3  # tengen, then a 3-3\nd4 f6#no space\n  # indented\n",
+            go,
+        )
+        .unwrap();
+        assert_eq!(o, vec![vec!["E5", "C3"], vec!["d4", "f6"]]);
+        assert!(parse_openings("E5 E5 # occupied\n", go).is_err());
     }
 
     #[test]

@@ -94,6 +94,7 @@ async fn run_one<G: RefereeGame>(
         result: outcome.result_text(),
         reason: outcome.reason_word().to_string(),
         moves: outcome.moves,
+        detail: outcome.detail(),
     })
 }
 
