@@ -9,7 +9,10 @@ so it can be replayed, and the exit status is 1.
 What is compared, per game:
   go 9x9, komi 7.5   every empty point without an empty neighbour (the only points where
                      suicide or ko can forbid a move) is tried with `play` + `undo` and
-                     must be legal exactly when OpenSpiel lists it; the board after every
+                     must be legal exactly when OpenSpiel lists it, except that quartet
+                     plays positional superko and OpenSpiel only simple ko: a move
+                     OpenSpiel allows that recreates an earlier board is counted apart, and
+                     the random player avoids such moves; the board after every
                      move (`showboard`: stones, so captures); at the end OpenSpiel's winner
                      against a Tromp-Taylor area count of quartet's board with komi 7.5
                      (quartet's `final_score` removes dead stones it estimates by playouts,
@@ -180,11 +183,21 @@ def tromp_taylor(stones, n):
     return score
 
 
+def go_repeats(state, a, history):
+    """Whether action `a` recreates a board of the game so far (positional superko).
+    Quartet forbids that; OpenSpiel's go checks only simple ko, so such a move is a rule
+    variant, counted apart, not a difference."""
+    after = state.clone()
+    after.apply_action(a)
+    return str(go_board_openspiel(after, 9)) in history
+
+
 def play_go(eng, game, rng, stats, n=9, komi=7.5):
     eng.batch([f"boardsize {n}", "clear_board", f"komi {komi}"])
     state = game.new_initial_state()
     moves = []
     stones = {}
+    history = {str({})}
     while not state.is_terminal():
         color = "b" if state.current_player() == 0 else "w"
         legal = set(state.legal_actions())
@@ -201,12 +214,18 @@ def play_go(eng, game, rng, stats, n=9, komi=7.5):
                 ok, msg = eng.cmd(f"play {color} {v}")
                 if ok:
                     check(eng.cmd("undo")[0], f"undo after {v} refused")
+                if not ok and a in legal and go_repeats(state, a, history):
+                    stats["superko"] += 1
+                    continue
                 check(
                     ok == (a in legal),
                     f"{color} {v}: quartet {'legal' if ok else 'illegal (' + msg + ')'}, "
                     f"OpenSpiel {'legal' if a in legal else 'illegal'}",
                 )
-        a = rng.choice(sorted(legal))
+        # Random play under positional superko: OpenSpiel's moves that repeat a board are
+        # left out (quartet refuses them, as checked above).
+        choices = [a for a in sorted(legal) if a == n * n or not go_repeats(state, a, history)]
+        a = rng.choice(choices)
         v = go_vertex(a, n)
         moves.append(f"{color} {v}")
         state.apply_action(a)
@@ -217,6 +236,7 @@ def play_go(eng, game, rng, stats, n=9, komi=7.5):
         check(stones == theirs, f"boards differ after {color} {v}: "
               f"quartet only {sorted(set(stones.items()) - set(theirs.items()))}, "
               f"OpenSpiel only {sorted(set(theirs.items()) - set(stones.items()))}")
+        history.add(str(theirs))
         stats["moves"] += 1
     area = tromp_taylor(stones, n) - komi
     ret = state.returns()[0]
@@ -411,7 +431,7 @@ def main():
     a = p.parse_args()
 
     start = time.time()
-    stats = {"moves": 0}
+    stats = {"moves": 0, "superko": 0}
     diffs = 0
     eng = Engine([a.quartet, a.game])
     if a.game == "go":
@@ -451,8 +471,9 @@ def main():
                   f"{time.time() - start:.0f} s", flush=True)
     eng.close()
     played = i + 1
+    superko = f", {stats['superko']} positional-superko refusals (rule variant)" if a.game == "go" else ""
     print(f"xcheck {a.game}: {played} games, {stats['moves']} moves, {diffs} differences, "
-          f"{time.time() - start:.1f} s", flush=True)
+          f"{time.time() - start:.1f} s{superko}", flush=True)
     sys.exit(1 if diffs else 0)
 
 
