@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Soak test of `quartet match` with our four engines: many short games at 0.05 s and 0.2 s
 # a move, some engines killed (SIGKILL) at a random moment, and afterwards the checks:
-#   - every scheduled game is in results.tsv, once;
+#   - every scheduled game is in its results.tsv, once;
 #   - no game lost on time, by an illegal move or by a malformed answer;
 #   - every forfeit ("failure") says "engine died" and there are no more of them than
 #     kills that fired (the only crashes allowed are the test's own);
-#   - RSS: `ps` samples every engine and the match process once a second; for each
+#   - RSS: `ps` samples every engine and the match process four times a second; for each
 #     engine the peak RSS of its first and of its last process is printed, and a last
 #     one above twice the first plus 16 MB fails the run (as does the match process
 #     growing that much).
@@ -14,7 +14,10 @@
 # Environment (defaults): QUARTET (target/release/quartet), GAMES (10000 in total, split
 # evenly over go, othello, gomoku, dots), MAX_MOVES (10: games are adjudicated by our rules
 # after that many moves, so the games are short), KILL_PERCENT (10: share of engine
-# processes that get a killer), CONCURRENCY (2), GAME_LIST ("go othello gomoku dots").
+# processes that get a killer), CONCURRENCY (2), GAME_LIST ("go othello gomoku dots"),
+# CHUNK_ROUNDS (25: each `quartet match` plays 50 games of one game; the games take turns
+# chunk by chunk, so a run cut short still covers all of them), STOP_AT (epoch seconds:
+# no chunk starts after it; e.g. STOP_AT=$(date -d 03:50 +%s)).
 # Boards: Go 9x9 komi 7.5, Othello 8x8, Gomoku 15x15 freestyle, Dots 5x5.
 # Timed games: do not run it under `nice`; a loaded machine can make a move late.
 #
@@ -49,6 +52,7 @@ QUARTET=$(readlink -f "${QUARTET:-target/release/quartet}")
 GAMES=${GAMES:-10000}
 MAX_MOVES=${MAX_MOVES:-10}
 CONCURRENCY=${CONCURRENCY:-2}
+CHUNK_ROUNDS=${CHUNK_ROUNDS:-25}
 GAME_LIST=${GAME_LIST:-"go othello gomoku dots"}
 export KILL_PERCENT=${KILL_PERCENT:-10}
 SELF=$(readlink -f "$0")
@@ -59,85 +63,108 @@ for name in fast slow; do
     cp "$QUARTET" "$OUT/bin/$name"
 done
 ngames=$(echo $GAME_LIST | wc -w)
-rounds=$(((GAMES / ngames + 1) / 2))
+per_game=$(((GAMES + ngames - 1) / ngames))
 
-sample_rss() { # every second: epoch, pid, rss kB, program path (our processes only)
+sample_rss() { # four times a second: epoch, pid, rss kB, which process (our processes only)
     while :; do
         ps -eo pid=,rss=,args= | awk -v t="$(date +%s)" -v o="$OUT/bin/" -v q="$QUARTET" \
-            'index($3, o) == 1 { n = split($3, p, "/"); print t, $1, $2, $4 "-" p[n] }
+            'index($3, o) == 1 { n = split($3, p, "/"); print t, $1, $2, "engine-" $4 "-" p[n] }
              $3 == q && $4 == "match" { print t, $1, $2, "match-" $5 }' >>"$OUT/rss.log"
-        sleep 1
+        sleep 0.25
     done
 }
 sample_rss &
 sampler=$!
 trap 'kill $sampler 2>/dev/null' EXIT
 
-fail=0
-echo "soak: $GAME_LIST, $rounds rounds each ($((rounds * 2)) games), at most $MAX_MOVES moves, kill $KILL_PERCENT%, concurrency $CONCURRENCY"
-for game in $GAME_LIST; do
+# One chunk: CHUNK_GAMES games of one game in one `quartet match`; appends to
+# $OUT/GAME.chunks: planned played duplicates time illegal malformed failures died
+# kills-armed kills-fired exit-status seconds.
+run_chunk() {
+    local game=$1 k=$2 args window
     case $game in
-    go) args=(--boardsize 9 --komi 7.5) window=2 ;;
-    othello) args=() window=2 ;;
-    gomoku) args=(--boardsize 15 --rule freestyle) window=2 ;;
-    dots) args=(--boardsize 5x5) window=2 ;;
+    go) args=(--boardsize 9 --komi 7.5) ;;
+    othello) args=() ;;
+    gomoku) args=(--boardsize 15 --rule freestyle) ;;
+    dots) args=(--boardsize 5x5) ;;
     esac
-    export SOAK_KILL_LOG="$OUT/$game-kills.log" KILL_WINDOW=$window
+    local dir="$OUT/$game/chunk-$k"
+    mkdir -p "$dir"
+    export SOAK_KILL_LOG="$dir/kills.log" KILL_WINDOW=$((MAX_MOVES / 4 + 1))
     : >"$SOAK_KILL_LOG"
+    local start status
     start=$(date +%s)
     set +e
     "$QUARTET" match "$game" "${args[@]}" \
         --engine "name=fast st=0.05 cmd=$SELF engine $OUT/bin/fast $OUT/bin/fast $game" \
         --engine "name=slow st=0.2 cmd=$SELF engine $OUT/bin/slow $OUT/bin/slow $game" \
-        --rounds "$rounds" --max-moves "$MAX_MOVES" --concurrency "$CONCURRENCY" \
-        --out "$OUT/$game" >"$OUT/$game.table" 2>"$OUT/$game.progress"
+        --rounds "$CHUNK_ROUNDS" --max-moves "$MAX_MOVES" --concurrency "$CONCURRENCY" \
+        --out "$dir" >"$dir/table" 2>"$dir/progress"
     status=$?
     set -e
-    secs=$(($(date +%s) - start))
-    tsv="$OUT/$game/results.tsv"
-    if [ $status -ne 0 ] || [ ! -f "$tsv" ]; then
-        echo "FAIL $game: quartet match exited with $status"
-        tail -3 "$OUT/$game.progress"
-        fail=1
-        continue
-    fi
-    planned=$(awk -F'\t' '$1 == "games" { print $2 }' "$tsv")
+    local tsv="$dir/results.tsv"
+    [ -f "$tsv" ] || : >"$tsv"
+    local planned armed killed died
+    planned=$((CHUNK_ROUNDS * 2))
     armed=$(grep -c '^armed' "$SOAK_KILL_LOG" || true)
     killed=$(grep -c '^killed' "$SOAK_KILL_LOG" || true)
-    died=$(grep -c 'failure (.*engine died)' "$OUT/$game.progress" || true)
-    summary=$(awk -F'\t' -v planned="$planned" -v killed="$killed" -v died="$died" '
-        $1 == "g" { n++; seen[$2]++; if (seen[$2] > 1) dup++; reason[$8]++ }
+    died=$(grep -c 'failure (.*engine died)' "$dir/progress" || true)
+    awk -F'\t' -v planned="$planned" -v armed="$armed" -v killed="$killed" -v died="$died" \
+        -v status="$status" -v secs="$(($(date +%s) - start))" '
+        $1 == "g" { n++; if (seen[$2]++) dup++; reason[$8]++ }
+        END { print planned, n + 0, dup + 0, reason["time"] + 0, reason["illegal"] + 0,
+                    reason["malformed"] + 0, reason["failure"] + 0, died, armed, killed, status, secs }' \
+        "$tsv" >>"$OUT/$game.chunks"
+}
+
+stop_at=${STOP_AT:-}
+fail=0
+echo "soak: $GAME_LIST, $per_game games each in chunks of $((CHUNK_ROUNDS * 2)), at most $MAX_MOVES moves, kill $KILL_PERCENT%, concurrency $CONCURRENCY${stop_at:+, no new chunk after $(date -u -d @"$stop_at" +%H:%M:%S) UTC}"
+k=0
+while [ $((k * CHUNK_ROUNDS * 2)) -lt "$per_game" ]; do
+    if [ -n "$stop_at" ] && [ "$(date +%s)" -ge "$stop_at" ]; then
+        echo "soak: stopped at the deadline after $k chunks per game"
+        break
+    fi
+    k=$((k + 1))
+    for game in $GAME_LIST; do
+        run_chunk "$game" "$k"
+    done
+done
+for game in $GAME_LIST; do
+    [ -f "$OUT/$game.chunks" ] || continue
+    summary=$(awk '
+        { planned += $1; n += $2; dup += $3; time += $4; ill += $5; mal += $6; fl += $7
+          died += $8; armed += $9; killed += $10; if ($11 != 0) st++; secs += $12 }
         END {
             bad = ""
             if (n != planned) bad = bad " games " n " of " planned
             if (dup) bad = bad " duplicates " dup
-            for (r in reason) if (r == "time" || r == "illegal" || r == "malformed") bad = bad " " r " " reason[r]
-            if (reason["failure"] != died) bad = bad " failures without \"engine died\" " reason["failure"] - died
-            if (reason["failure"] > killed) bad = bad " more failures than kills"
-            line = n " games"
-            for (r in reason) line = line ", " r " " reason[r]
-            print (bad == "" ? "ok" : "BAD" bad) " | " line
-        }' "$tsv")
-    echo "$game: $summary | kills armed $armed, fired $killed | $secs s"
+            if (time) bad = bad " time " time
+            if (ill) bad = bad " illegal " ill
+            if (mal) bad = bad " malformed " mal
+            if (fl != died) bad = bad " failures without \"engine died\" " fl - died
+            if (fl > killed) bad = bad " more failures than kills"
+            if (st) bad = bad " match exited non-zero " st " times"
+            printf "%s | %d of %d games, time losses %d, illegal %d, malformed %d, failures %d (all \"engine died\": %s) | kills armed %d, fired %d | %d chunks, %d s\n",
+                (bad == "" ? "ok" : "BAD" bad), n, planned, time, ill, mal, fl, (fl == died ? "yes" : "no"), armed, killed, NR, secs
+        }' "$OUT/$game.chunks")
+    echo "$game: $summary"
     case $summary in ok*) ;; *) fail=1 ;; esac
 done
 kill $sampler 2>/dev/null || true
 trap - EXIT
 
-# Engines: peak RSS of the first and of the last process of each engine. The match
-# process (one per game) lives through all its games: its first and last sample.
+# Peak RSS of the first and of the last process of each engine (a fresh process every
+# game) and of each game's match process (a fresh one every chunk).
 rss=$(awk '
-    $4 ~ /^match-/ { if (!($4 in mfirst)) mfirst[$4] = $3; mlast[$4] = $3; next }
     { if (!($4 in first)) first[$4] = $2; last[$4] = $2
       if ($3 > peak[$4 " " $2]) peak[$4 " " $2] = $3 }
     END {
         for (p in first) {
             a = peak[p " " first[p]]; b = peak[p " " last[p]]
-            printf "RSS engine %s: first process %d kB, last process %d kB (%s)\n", p, a, b,
-                (b > 2 * a + 16384) ? "GROWS" : "stable" }
-        for (m in mfirst)
-            printf "RSS %s process: first sample %d kB, last sample %d kB (%s)\n", m, mfirst[m], mlast[m],
-                (mlast[m] > 2 * mfirst[m] + 16384) ? "GROWS" : "stable" }' \
+            printf "RSS %s: first process %d kB, last process %d kB (%s)\n", p, a, b,
+                (b > 2 * a + 16384) ? "GROWS" : "stable" } }' \
     "$OUT/rss.log" | sort)
 echo "$rss"
 case $rss in *GROWS*) fail=1 ;; esac
