@@ -229,9 +229,9 @@ def play_go(eng, game, rng, stats, n=9, komi=7.5):
         v = go_vertex(a, n)
         moves.append(f"{color} {v}")
         state.apply_action(a)
-        ok, msg = eng.cmd(f"play {color} {v}")
+        (ok, msg), (_, board) = eng.batch([f"play {color} {v}", "showboard"])
         check(ok, f"{color} {v} legal in OpenSpiel, quartet: {msg}")
-        stones = go_board_quartet(eng.cmd("showboard")[1], n)
+        stones = go_board_quartet(board, n)
         theirs = go_board_openspiel(state, n)
         check(stones == theirs, f"boards differ after {color} {v}: "
               f"quartet only {sorted(set(stones.items()) - set(theirs.items()))}, "
@@ -272,14 +272,16 @@ def othello_board_quartet(text):
 
 
 def play_othello(eng, game, rng, stats):
-    eng.cmd("clear_board")
+    # A move's `play` travels in one batch with the queries about the position after it.
+    pending = ["clear_board"]
     state = game.new_initial_state()
     moves = []
     while True:
-        board, legal_q, side, result = eng.batch(
-            ["gogui-rules_board", "gogui-rules_legal_moves", "gogui-rules_side_to_move",
-             "gogui-rules_final_result"]
+        (ok, msg), board, legal_q, side, result = eng.batch(
+            pending + ["gogui-rules_board", "gogui-rules_legal_moves",
+                       "gogui-rules_side_to_move", "gogui-rules_final_result"]
         )
+        check(ok, f"{pending[0]} refused: {msg}")
         check(othello_board_quartet(board[1]) == othello_board_openspiel(state),
               f"boards differ after {moves[-1:]}")
         legal_s = state.legal_actions() if not state.is_terminal() else []
@@ -287,6 +289,7 @@ def play_othello(eng, game, rng, stats):
             # OpenSpiel passes explicitly; quartet has passed already.
             state.apply_action(64)
             moves.append("pass")
+            pending = ["gogui-rules_side_to_move"]  # a harmless stand-in for `play`
             continue
         mine = sorted(m.lower() for m in legal_q[1].split())
         theirs = sorted(othello_square(a) for a in legal_s)
@@ -305,8 +308,7 @@ def play_othello(eng, game, rng, stats):
         sq = othello_square(a)
         moves.append(sq)
         state.apply_action(a)
-        ok, msg = eng.cmd(f"play {color[0]} {sq}")
-        check(ok, f"{sq} refused: {msg}")
+        pending = [f"play {color[0]} {sq}"]
         stats["moves"] += 1
 
 
@@ -337,13 +339,16 @@ def gomoku_board_quartet(text, n=15):
 
 
 def play_gomoku(eng, game, rng, stats, n=15):
-    eng.batch([f"boardsize {n}", "rule freestyle", "clear_board"])
+    eng.batch([f"boardsize {n}", "rule freestyle"])
+    # A move's `play` travels in one batch with the queries about the position after it.
+    pending = "clear_board"
     state = game.new_initial_state()
     moves = []
     while True:
-        board, legal_q, result = eng.batch(
-            ["gogui-rules_board", "gogui-rules_legal_moves", "gogui-rules_final_result"]
+        (ok, msg), board, legal_q, result = eng.batch(
+            [pending, "gogui-rules_board", "gogui-rules_legal_moves", "gogui-rules_final_result"]
         )
+        check(ok, f"{pending} refused: {msg}")
         check(gomoku_board_quartet(board[1], n) == gomoku_board_openspiel(state, n),
               f"boards differ after {moves[-1:]}")
         legal_s = state.legal_actions() if not state.is_terminal() else []
@@ -363,8 +368,7 @@ def play_gomoku(eng, game, rng, stats, n=15):
         v = gomoku_vertex(a, n)
         moves.append(f"{color} {v}")
         state.apply_action(a)
-        ok, msg = eng.cmd(f"play {color} {v}")
-        check(ok, f"{v} refused: {msg}")
+        pending = f"play {color} {v}"
         stats["moves"] += 1
 
 
