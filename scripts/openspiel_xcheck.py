@@ -34,6 +34,7 @@ GAME is go, othello, gomoku or dots. Prints one summary line:
 """
 import argparse
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -455,26 +456,34 @@ def main():
                 f"dots_and_boxes(num_rows={rows},num_cols={cols},utility_margin=true)")
             edges = dots_edges(g, rows, cols)
             runs.append(lambda rng, g=g, r=rows, c=cols, e=edges: play_dots(eng, g, rng, stats, r, c, e))
-    i = -1
-    for i in range(a.games):
-        seed = a.seed * 1_000_003 + i
-        rng = random.Random(seed)
-        run = runs[i % len(runs)]
-        try:
-            run(rng)
-        except Diff as d:
-            diffs += 1
-            print(f"DIFF {a.game} game {i} seed {seed}: {d}", flush=True)
-            # The engine's state is unknown now: start a fresh one.
-            eng.close()
-            eng = Engine([a.quartet, a.game])
+    # A run stopped with SIGTERM (e.g. by `timeout`) still prints its counts.
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    played = 0
+    try:
+        for i in range(a.games):
+            seed = a.seed * 1_000_003 + i
+            rng = random.Random(seed)
+            run = runs[i % len(runs)]
+            try:
+                run(rng)
+            except Diff as d:
+                diffs += 1
+                print(f"DIFF {a.game} game {i} seed {seed}: {d}", flush=True)
+                # The engine's state is unknown now: start a fresh one.
+                eng.close()
+                eng = Engine([a.quartet, a.game])
+            played = i + 1
             if diffs >= a.max_diffs:
                 break
-        if (i + 1) % 500 == 0:
-            print(f"  {i + 1} games, {stats['moves']} moves, {diffs} differences, "
-                  f"{time.time() - start:.0f} s", flush=True)
+            if played % 500 == 0:
+                print(f"  {played} games, {stats['moves']} moves, {diffs} differences, "
+                      f"{time.time() - start:.0f} s", flush=True)
+    except KeyboardInterrupt:
+        print("stopped by a signal; the game under way is not counted", flush=True)
     eng.close()
-    played = i + 1
     superko = f", {stats['superko']} positional-superko refusals (rule variant)" if a.game == "go" else ""
     print(f"xcheck {a.game}: {played} games, {stats['moves']} moves, {diffs} differences, "
           f"{time.time() - start:.1f} s{superko}", flush=True)
