@@ -273,3 +273,34 @@ fn genmove_answer_with_a_wrong_id_loses() {
     assert!(progress.contains("=999 pass"), "{progress}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Defect 1, the engines' side: every engine reads the decimal times the referee now
+/// sends (`time_settings 0 0.2 1`, `time_settings 0.5 0 0`, `time_left b 0.35 0`), and still
+/// refuses forms GTP does not have.
+#[test]
+fn every_engine_reads_decimal_times() {
+    use std::io::Write;
+    for game in ["go", "othello", "gomoku", "dots"] {
+        let mut child = Command::new(QUARTET)
+            .arg(game)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let input = "1 time_settings 0 0.2 1\n2 time_settings 0.5 0 0\n3 time_left b 0.35 0\n\
+                     4 time_settings 0 .2 1\n5 time_settings 0 1e-1 1\nquit\n";
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let answers: Vec<&str> = text.split("\n\n").map(str::trim).collect();
+        assert_eq!(answers[..3], ["=1", "=2", "=3"], "{game}: {text}");
+        assert!(answers[3].starts_with("?4"), "{game}: {text}");
+        assert!(answers[4].starts_with("?5"), "{game}: {text}");
+    }
+}
