@@ -3,12 +3,14 @@
 //! or `UNKNOWN`.
 //!
 //! Threads: one reader thread feeds lines to the dispatcher over a channel. On `END` the
-//! reader also trips the brain's stop token (a running search returns at once, and commands
-//! still queued are answered without thinking) and arms a watchdog that exits the process
+//! reader also trips the stop token of the running search through [`EndSignal`] (the
+//! search returns at once, and commands still queued are answered without thinking) and
+//! arms a watchdog that exits the process
 //! 900 ms later, so the brain leaves within 1 s of END whatever it is doing. The dispatcher
 //! ([`Brain::handle`]) owns the game and blocks only for a search, bounded by the turn and
 //! match time and by the stop token.
 use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::board::{valid_size, Point, Rule};
@@ -19,6 +21,31 @@ use crate::search::{Deadline, Limits, StopToken};
 
 /// Milliseconds kept back from each move for pipe and process latency.
 const SAFETY_MS: u64 = 60;
+
+/// END's way into a running search. Every search gets a fresh token (a token tripped by
+/// one search's hard deadline must not stop the next: issue 18), unless END came, which
+/// trips the current token and every later one. One mutex orders the two, so an END that
+/// arrives while a search starts is never lost.
+#[derive(Clone, Debug, Default)]
+pub struct EndSignal(Arc<Mutex<(bool, StopToken)>>);
+
+impl EndSignal {
+    /// Stops the running search and every later one; never blocks for long.
+    pub fn end(&self) {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        g.0 = true;
+        g.1.stop();
+    }
+
+    /// The token for a search about to start.
+    pub fn token_for_search(&self) -> StopToken {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !g.0 {
+            g.1 = StopToken::new();
+        }
+        g.1.clone()
+    }
+}
 
 pub struct Brain {
     game: Option<Game>,
@@ -33,7 +60,7 @@ pub struct Brain {
     /// Inside BOARD ... DONE: the stones read so far (x, y, field).
     board_lines: Option<Vec<(usize, usize, u8)>>,
     /// Tripped by the reader on END.
-    stop: StopToken,
+    end: EndSignal,
 }
 
 impl Brain {
@@ -48,7 +75,7 @@ impl Brain {
             time_left: None,
             default_move,
             board_lines: None,
-            stop: StopToken::new(),
+            end: EndSignal::default(),
         }
     }
 
@@ -277,7 +304,7 @@ impl Brain {
             return "ERROR game is over".into();
         }
         let me = self.me.unwrap_or(game.to_move());
-        let limits = Limits::new(Deadline::after(t, t), None, self.stop.clone());
+        let limits = Limits::new(Deadline::after(t, t), None, self.end.token_for_search());
         let report = self.searcher.search(game.board_mut(), me, &limits);
         tracing::info!(
             nodes = report.nodes,
@@ -314,7 +341,7 @@ fn parse_triple(s: &str) -> Option<(usize, usize, u8)> {
 pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()> {
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let brain = Brain::new(config, default_move);
-    let stop = brain.stop.clone();
+    let end_signal = brain.end.clone();
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut buf = Vec::new();
@@ -328,7 +355,7 @@ pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()>
             let line = String::from_utf8_lossy(&buf).trim().to_string();
             let end = line.eq_ignore_ascii_case("END");
             if end {
-                stop.stop();
+                end_signal.end();
                 std::thread::spawn(|| {
                     std::thread::sleep(Duration::from_millis(900));
                     let _ = io::stdout().flush();
