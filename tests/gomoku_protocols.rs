@@ -88,6 +88,23 @@ fn gtp_bad_input_and_unchanged_state() {
 }
 
 #[test]
+fn gtp_setboard_errors_name_the_bad_point() {
+    let a = gtp(
+        "setboard h8 z99\nsetboard h8 j9 x1x\nsetboard h8 pass\nsetboard h8 j9 h8\nshowboard\n",
+    );
+    assert_eq!(
+        &a[..4],
+        [
+            "? illegal move at z99",
+            "? syntax error at x1x",
+            "? illegal move (no pass in Gomoku) at pass",
+            "? illegal move at h8",
+        ]
+    );
+    assert!(!a[4].contains('X'), "all or nothing: {}", a[4]);
+}
+
+#[test]
 fn gtp_renju_forbidden_point_and_gogui_rules() {
     // Renju: black at G7 would make a double three (E7 F7 + G8 G9 around G7).
     let a = gtp(
