@@ -1,4 +1,5 @@
 //! quartet: four board-game engines behind GTP-style protocols.
+pub mod bounded_read;
 pub mod cli;
 pub mod color;
 pub mod dots;
@@ -7,6 +8,7 @@ pub mod gomoku;
 pub mod logging;
 #[path = "match/mod.rs"]
 pub mod matches;
+pub mod memory;
 pub mod othello;
 pub mod protocol;
 pub mod search;

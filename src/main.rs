@@ -1,4 +1,4 @@
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use quartet::cli;
 
 #[derive(Parser, Debug)]
@@ -45,7 +45,8 @@ fn main() {
         }
         return;
     }
-    let cli = Cli::parse();
+    let matches = accept_negative_numbers(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Go(a) => cli::go::run(a),
         Command::Othello(a) => cli::othello::run(a),
@@ -59,4 +60,18 @@ fn main() {
         eprintln!("quartet: {e}");
         std::process::exit(2);
     }
+}
+
+/// Lets every option of every subcommand take a value starting with `-` followed by a
+/// digit (`--seed -1`, `--komi -0.5`), so such a value reaches the option's own parser and
+/// range check, which name the option, instead of clap's `unexpected argument '-1'`.
+fn accept_negative_numbers(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| {
+        if a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(accept_negative_numbers)
 }

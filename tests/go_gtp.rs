@@ -62,6 +62,26 @@ kgs-time_settings sometimes\ntime_left b 10\n";
 }
 
 #[test]
+fn vertices_off_the_board_are_all_illegal_moves() {
+    // GNU Go answers these four alike ("invalid color or coordinate"); row 0 used to be a
+    // syntax error while row 99 was an illegal move (issue 20). `a05` is malformed.
+    let (out, _) =
+        session(b"boardsize 9\nplay b a0\nplay b z99\nplay b a10\nplay b k1\nplay b a05\n");
+    let answers: Vec<&str> = out.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert_eq!(
+        answers,
+        [
+            "=",
+            "? illegal move",
+            "? illegal move",
+            "? illegal move",
+            "? illegal move",
+            "? syntax error"
+        ]
+    );
+}
+
+#[test]
 fn ko_recapture_and_superko_are_refused() {
     // Ko: black captures at D3; white may not retake at C3 at once. After two passes the
     // simple ko rule is over, but retaking would repeat a position (positional superko).

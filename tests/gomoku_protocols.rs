@@ -88,6 +88,23 @@ fn gtp_bad_input_and_unchanged_state() {
 }
 
 #[test]
+fn gtp_setboard_errors_name_the_bad_point() {
+    let a = gtp(
+        "setboard h8 z99\nsetboard h8 j9 x1x\nsetboard h8 pass\nsetboard h8 j9 h8\nshowboard\n",
+    );
+    assert_eq!(
+        &a[..4],
+        [
+            "? illegal move at z99",
+            "? syntax error at x1x",
+            "? illegal move (no pass in Gomoku) at pass",
+            "? illegal move at h8",
+        ]
+    );
+    assert!(!a[4].contains('X'), "all or nothing: {}", a[4]);
+}
+
+#[test]
 fn gtp_renju_forbidden_point_and_gogui_rules() {
     // Renju: black at G7 would make a double three (E7 F7 + G8 G9 around G7).
     let a = gtp(
@@ -172,7 +189,7 @@ fn pbrain_blocks_under_renju_and_takes_back() {
 fn pbrain_bad_input() {
     let (a, code) = pbrain(
         b"TURN 1,1\nSTART 30\nSTART x\nRECTSTART 15,20\nRECTSTART 20,20\nTURN 20,3\nTURN 1\n\
-BOARD\n1,1,7\nBOARD\n1,1,1\n1,1,2\nDONE\nTAKEBACK 0,0\n",
+BOARD\n1,1,7\nBOARD\n1,1,1\n1,1,2\nDONE\nBOARD\n1,1,1\n1,1,2\nDONE\nTAKEBACK 0,0\n",
     );
     assert_eq!(code, 0, "end of input ends the brain");
     let expected_prefix = [
@@ -182,6 +199,140 @@ BOARD\n1,1,7\nBOARD\n1,1,1\n1,1,2\nDONE\nTAKEBACK 0,0\n",
     for (got, want) in a.iter().zip(expected_prefix) {
         assert!(got.starts_with(want), "{a:?}");
     }
+}
+
+#[test]
+fn pbrain_malformed_board_block_is_read_to_done_and_answered_once() {
+    // Issue 20: the bad line used to end the block, and every later stone line got UNKNOWN.
+    let (a, code) = pbrain(b"START 15\nBOARD\n1,1,1\n2,2,5\nfoo\n3,3,1\nDONE\nABOUT\n");
+    assert_eq!(code, 0);
+    assert_eq!(a.len(), 3, "{a:?}");
+    assert_eq!(a[0], "OK");
+    assert!(a[1].starts_with("ERROR bad BOARD line \"2,2,5\""), "{a:?}");
+    assert!(a[2].starts_with("name="), "{a:?}");
+}
+
+#[test]
+fn pbrain_board_before_start_is_one_error() {
+    let (a, _) = pbrain(b"BOARD\n1,1,1\n2,2,2\nDONE\nTAKEBACK 1,1\nSTART 15\nTAKEBACK 99,1\n");
+    assert_eq!(a.len(), 4, "{a:?}");
+    assert_eq!(a[0], "ERROR BOARD before START: no game started");
+    assert_eq!(a[1], "ERROR no game started", "TAKEBACK before START");
+    assert_eq!(a[2], "OK");
+    assert!(a[3].starts_with("ERROR bad coordinates \"99,1\""), "{a:?}");
+}
+
+#[test]
+fn pbrain_board_holding_a_five_is_an_error_not_a_move() {
+    // The opponent's five on y=0 (x=0..4), its last stone not the last line; then the same
+    // with continuous-game stones (field 3). Each is answered with ERROR, and the brain
+    // still plays a legal position afterwards.
+    let (a, _) = pbrain(
+        b"START 15\nINFO timeout_turn 200\nBOARD\n0,0,2\n5,5,1\n1,0,2\n6,6,1\n2,0,2\n7,8,1\n\
+4,0,2\n9,9,1\n3,0,2\n10,12,1\nDONE\nBOARD\n3,3,3\n3,4,3\n3,5,3\n3,6,3\n3,7,3\nDONE\n\
+BOARD\n7,7,2\nDONE\n",
+    );
+    assert_eq!(a.len(), 4, "{a:?}");
+    assert_eq!(a[0], "OK");
+    assert!(
+        a[1].starts_with("ERROR the position already holds a five"),
+        "{a:?}"
+    );
+    assert!(
+        a[2].starts_with("ERROR the position already holds a five"),
+        "{a:?}"
+    );
+    assert!(a[3].contains(','), "{a:?}");
+}
+
+#[test]
+fn pbrain_bare_cr_line_ends() {
+    // No END: its watchdog would race the first search on a loaded machine.
+    let (a, code) = pbrain(b"START 15\rINFO timeout_turn 200\rBEGIN\rABOUT\r\nRESTART\r");
+    assert_eq!(code, 0);
+    assert_eq!(a.len(), 4, "{a:?}");
+    assert_eq!(a[0], "OK");
+    assert_eq!(a[1], "7,7");
+    assert!(a[2].starts_with("name="), "{a:?}");
+    assert_eq!(a[3], "OK");
+}
+
+/// The peak resident memory (`VmHWM`) of a running process, in KiB.
+#[cfg(target_os = "linux")]
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status")
+}
+
+/// Starts a brain, writes `input`, waits for `answers` answer lines, and returns them with
+/// the brain's peak memory; then ends it.
+#[cfg(target_os = "linux")]
+fn pbrain_peak_memory(input: &[u8], answers: usize) -> (Vec<String>, u64) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(BIN)
+        .args(["gomoku", "--pbrain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start");
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+        stdin
+    });
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    for _ in 0..answers {
+        let mut l = String::new();
+        out.read_line(&mut l).unwrap();
+        lines.push(l.trim_end().to_string());
+    }
+    let peak = peak_rss_kib(child.id());
+    let mut stdin = writer.join().unwrap();
+    let _ = stdin.write_all(b"END\n");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    (lines, peak)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn pbrain_caps_line_length_like_gtp() {
+    // 64 MiB without a line end, then a command: one ERROR for the long line, the command
+    // answered, and the brain never held the line (it used to keep it whole: 200 MB of
+    // input took 461 MB).
+    let mut input = b"START 15\n".to_vec();
+    input.resize(input.len() + (64 << 20), b'7');
+    input.extend_from_slice(b"\nABOUT\n");
+    let (a, peak) = pbrain_peak_memory(&input, 3);
+    assert_eq!(a[0], "OK");
+    assert_eq!(a[1], "ERROR line longer than 1048576 bytes ignored");
+    assert!(a[2].starts_with("name="), "{a:?}");
+    assert!(peak < 32 << 10, "peak RSS {peak} KiB");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn pbrain_respects_max_memory() {
+    // Piskvork's limit in bytes, sent after START as it does: the brain's peak resident
+    // memory through two searches stays under it (it used to allocate its 64 MB table
+    // at start).
+    let limit = 40u64 << 20;
+    let input =
+        format!("START 15\nINFO max_memory {limit}\nINFO timeout_turn 300\nBEGIN\nTURN 8,8\n");
+    let (a, peak) = pbrain_peak_memory(input.as_bytes(), 3);
+    assert_eq!(a[0], "OK");
+    assert!(a[2].contains(','), "{a:?}");
+    assert!(
+        peak * 1024 < limit,
+        "peak RSS {peak} KiB over the {limit}-byte limit"
+    );
 }
 
 #[test]

@@ -69,8 +69,12 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             count,
             first_id,
             hash_mb,
-        } => ffo(&file, skip, count, first_id, hash_mb),
+        } => {
+            crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
+            ffo(&file, skip, count, first_id, hash_mb)
+        }
         BenchOthello::Depth { ms, hash_mb } => {
+            crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
             depth(ms, hash_mb);
             Ok(())
         }

@@ -35,7 +35,7 @@ pub struct DotsArgs {
 }
 
 pub fn run(args: DotsArgs) -> Result<(), String> {
-    crate::logging::init_logging(args.log_level.as_deref());
+    crate::logging::init_logging(args.log_level.as_deref())?;
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
@@ -100,6 +100,8 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
     if !(10..=30).contains(&tt_bits) {
         return Err("--tt-bits must be in 10..=30".into());
     }
+    // 8 bytes an entry.
+    crate::memory::check_tables("--tt-bits", &tt_bits.to_string(), (8u64 << tt_bits) >> 20)?;
     let board = Board::from_geometry(geo);
     let mut solver = Solver::new(&board, tt_bits).ok_or("board too large for the solver")?;
     let start = Instant::now();

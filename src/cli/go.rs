@@ -28,7 +28,7 @@ pub struct GoArgs {
 }
 
 pub fn run(args: GoArgs) -> Result<(), String> {
-    crate::logging::init_logging(args.log_level.as_deref());
+    crate::logging::init_logging(args.log_level.as_deref())?;
     if args.threads == 0 || args.threads > 256 {
         return Err("--threads must be between 1 and 256".into());
     }

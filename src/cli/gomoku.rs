@@ -25,7 +25,8 @@ pub struct GomokuArgs {
     /// Seconds per move when no time control was set.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB: 1 to 65536, and (with the threat cache, half as
+    /// much again) no more than the machine's memory.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
@@ -80,9 +81,8 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
-    if !(1..=65_536).contains(&args.hash_mb) {
-        return Err("--hash-mb must be between 1 and 65536".into());
-    }
+    // The threat cache takes half as much again as the table.
+    crate::memory::check_hash_mb(args.hash_mb, args.hash_mb as u64 * 3 / 2)?;
     Ok(SearchConfig {
         width: args.width,
         max_depth: args.depth,
@@ -93,7 +93,7 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
 }
 
 pub fn run(args: GomokuArgs) -> Result<(), String> {
-    crate::logging::init_logging(args.log_level.as_deref());
+    crate::logging::init_logging(args.log_level.as_deref())?;
     let cfg = config(&args)?;
     let move_time = std::time::Duration::from_secs_f64(args.move_time);
     if args.pbrain {

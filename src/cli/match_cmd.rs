@@ -76,7 +76,7 @@ struct GoMatchArgs {
 /// Runs a match; `Err` is a usage or start-up error (engines misbehaving during games are
 /// results, not errors).
 pub fn run(args: MatchArgs) -> Result<(), String> {
-    crate::logging::init_logging(None);
+    crate::logging::init_logging(None)?;
     match args.game {
         MatchGame::Go(a) if !a.tourney.engines.is_empty() => run_go_general(*a),
         MatchGame::Go(a) => run_go(*a),
@@ -124,12 +124,19 @@ struct ProcessArgs {
     /// With no move limit, a genmove taking longer than this loses as a hang.
     #[arg(long, value_name = "SECS", default_value_t = 120.0)]
     hang_timeout: f64,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = parse_concurrency)]
     concurrency: usize,
     /// Append the engines' stderr to this file (default: discarded).
     #[arg(long, value_name = "FILE")]
     engine_stderr: Option<PathBuf>,
+}
+
+fn parse_concurrency(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err("expected a whole number of games from 1 to 256".into()),
+    }
 }
 
 impl ProcessArgs {

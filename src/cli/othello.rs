@@ -7,7 +7,8 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct OthelloArgs {
-    /// Transposition table size in MiB (shared between midgame search and solver).
+    /// Transposition table size in MiB (shared between midgame search and solver): 1 to
+    /// 65536, and no more than the machine's memory.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
     /// Evaluation weights file (default: the built-in data/othello/weights.txt).
@@ -22,10 +23,9 @@ pub struct OthelloArgs {
 }
 
 pub fn run(args: OthelloArgs) -> Result<(), String> {
-    crate::logging::init_logging(args.log_level.as_deref());
-    if args.hash_mb == 0 || args.hash_mb > 65536 {
-        return Err("--hash-mb must be between 1 and 65536".into());
-    }
+    crate::logging::init_logging(args.log_level.as_deref())?;
+    // The midgame table and the endgame solver's take half each.
+    crate::memory::check_hash_mb(args.hash_mb, args.hash_mb as u64)?;
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }

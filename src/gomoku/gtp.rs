@@ -143,7 +143,9 @@ fn undo(e: &mut GomokuEngine, args: &[String]) -> Reply {
 fn setboard(e: &mut GomokuEngine, args: &[String]) -> Reply {
     let mut g = Game::new(e.game.size(), e.game.rule());
     for a in args {
-        let p = e.point(a)?;
+        let p = e
+            .point(a)
+            .map_err(|err| GtpError::new(format!("{} at {a}", err.0)))?;
         let c = g.to_move();
         g.play(c, p)
             .map_err(|err| GtpError::new(format!("{} at {a}", err.message())))?;

@@ -11,6 +11,8 @@ pub mod gtp;
 mod pattern_tests;
 pub mod patterns;
 pub mod pbrain;
+pub mod pbrain_clock;
+pub mod pbrain_lines;
 pub mod puzzles;
 pub mod renju;
 #[cfg(test)]

@@ -2,38 +2,82 @@
 //! top-left corner, 0-based. The brain answers `OK`, a move `x,y`, `ERROR msg`, `MESSAGE ..`
 //! or `UNKNOWN`.
 //!
-//! Threads: one reader thread feeds lines to the dispatcher over a channel. On `END` the
-//! reader also trips the brain's stop token (a running search returns at once, and commands
-//! still queued are answered without thinking) and arms a watchdog that exits the process
-//! 900 ms later, so the brain leaves within 1 s of END whatever it is doing. The dispatcher
-//! ([`Brain::handle`]) owns the game and blocks only for a search, bounded by the turn and
-//! match time and by the stop token.
-use std::io::{self, BufRead, Write};
-use std::time::Duration;
+//! Threads: one reader thread splits the input into lines ([`super::pbrain_lines`]) and
+//! feeds them, stamped with their arrival, to the dispatcher over a bounded channel. On
+//! `END` the reader also trips the stop token of the running search through [`EndSignal`]
+//! (the search returns at once, and commands still queued are answered without thinking)
+//! and arms a watchdog that exits the process 900 ms later, so the brain leaves within 1 s
+//! of END whatever it is doing. The dispatcher ([`Brain::handle_at`]) owns the game and
+//! blocks only for a search, bounded by the turn and match time ([`super::pbrain_clock`])
+//! and by END.
+use std::io::{self, Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use super::board::{valid_size, Point, Rule};
-use super::game::Game;
+use super::board::{valid_size, Point, Rule, MAX_SIZE};
+use super::game::{Game, Outcome};
+use super::pbrain_clock::Clock;
+use super::pbrain_lines::{Line, LineSplitter, MAX_LINE};
 use super::search::{SearchConfig, Searcher};
 use crate::color::Color;
 use crate::search::{Deadline, Limits, StopToken};
 
-/// Milliseconds kept back from each move for pipe and process latency.
-const SAFETY_MS: u64 = 60;
+/// Lines queued between reader and dispatcher: bounds memory to this many [`MAX_LINE`]s.
+const CHANNEL_LINES: usize = 16;
+
+/// END's way into a running search. Every search gets a fresh token (a token tripped by
+/// one search's hard deadline must not stop the next: issue 18), unless END came, which
+/// trips the current token and every later one. One mutex orders the two, so an END that
+/// arrives while a search starts is never lost.
+#[derive(Clone, Debug, Default)]
+pub struct EndSignal(Arc<Mutex<(bool, StopToken)>>);
+
+impl EndSignal {
+    /// Stops the running search and every later one; never blocks for long.
+    pub fn end(&self) {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        g.0 = true;
+        g.1.stop();
+    }
+
+    /// The token for a search about to start.
+    pub fn token_for_search(&self) -> StopToken {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !g.0 {
+            g.1 = StopToken::new();
+        }
+        g.1.clone()
+    }
+}
+
+/// Inside BOARD ... DONE.
+#[derive(Default)]
+struct BoardBlock {
+    /// The stones read so far (x, y, field).
+    stones: Vec<(usize, usize, u8)>,
+    /// The first fault; the block is still read to DONE and then answered with it once.
+    error: Option<String>,
+}
+
+impl BoardBlock {
+    fn fail(&mut self, msg: String) {
+        self.error.get_or_insert(msg);
+    }
+}
 
 pub struct Brain {
     game: Option<Game>,
     rule: Rule,
-    searcher: Searcher,
+    config: SearchConfig,
+    /// Made at the first search, after the INFO lines: its tables are sized by
+    /// `max_memory`, so the brain never holds more than allowed, even at start.
+    searcher: Option<Searcher>,
     /// Our colour in the current game (known once we or the opponent moved first).
     me: Option<Color>,
-    timeout_turn: Option<u64>,
-    timeout_match: Option<u64>,
-    time_left: Option<u64>,
+    clock: Clock,
     default_move: Duration,
-    /// Inside BOARD ... DONE: the stones read so far (x, y, field).
-    board_lines: Option<Vec<(usize, usize, u8)>>,
-    /// Tripped by the reader on END.
-    stop: StopToken,
+    board_block: Option<BoardBlock>,
+    end: EndSignal,
 }
 
 impl Brain {
@@ -41,33 +85,44 @@ impl Brain {
         Brain {
             game: None,
             rule: Rule::Freestyle,
-            searcher: Searcher::new(config),
+            config,
+            searcher: None,
             me: None,
-            timeout_turn: None,
-            timeout_match: None,
-            time_left: None,
+            clock: Clock::default(),
             default_move,
-            board_lines: None,
-            stop: StopToken::new(),
+            board_block: None,
+            end: EndSignal::default(),
         }
     }
 
-    /// Answers one input line (without its line end); an empty vector means no answer.
+    /// The signal the reader trips on END.
+    pub fn end_signal(&self) -> EndSignal {
+        self.end.clone()
+    }
+
+    /// Answers one input line received now; see [`Brain::handle_at`].
     pub fn handle(&mut self, line: &str) -> Vec<String> {
-        let line = line.trim();
-        if let Some(lines) = self.board_lines.as_mut() {
-            if line.eq_ignore_ascii_case("DONE") {
-                let lines = self.board_lines.take().unwrap_or_default();
-                return vec![self.board_done(&lines)];
+        self.handle_at(&Line::Text(line.to_string()), Instant::now())
+    }
+
+    /// Answers one input line (without its line end) that arrived at `arrived`; an empty
+    /// vector means no answer.
+    pub fn handle_at(&mut self, line: &Line, arrived: Instant) -> Vec<String> {
+        let line = match line {
+            Line::Text(t) => t.trim(),
+            Line::TooLong => {
+                let msg = format!("line longer than {MAX_LINE} bytes ignored");
+                return match self.board_block.as_mut() {
+                    Some(block) => {
+                        block.fail(msg);
+                        Vec::new()
+                    }
+                    None => vec![format!("ERROR {msg}")],
+                };
             }
-            match parse_triple(line) {
-                Some(t) => lines.push(t),
-                None => {
-                    self.board_lines = None;
-                    return vec![format!("ERROR bad BOARD line {line:?}")];
-                }
-            }
-            return Vec::new();
+        };
+        if self.board_block.is_some() {
+            return self.board_line(line, arrived);
         }
         if line.is_empty() {
             return Vec::new();
@@ -86,19 +141,19 @@ impl Brain {
             "BEGIN" => match self.game.as_ref() {
                 Some(g) if g.move_count() == 0 => {
                     self.me = Some(Color::Black);
-                    self.think()
+                    self.think(arrived)
                 }
                 Some(_) => "ERROR BEGIN on a non-empty board".into(),
                 None => "ERROR no game started".into(),
             },
-            "TURN" => self.turn(rest),
+            "TURN" => self.turn(rest, arrived),
             "BOARD" => {
+                let mut block = BoardBlock::default();
                 if self.game.is_none() {
-                    "ERROR no game started".into()
-                } else {
-                    self.board_lines = Some(Vec::new());
-                    return Vec::new();
+                    block.fail("BOARD before START: no game started".into());
                 }
+                self.board_block = Some(block);
+                return Vec::new();
             }
             "TAKEBACK" => self.takeback(rest),
             "INFO" => {
@@ -114,17 +169,46 @@ impl Brain {
         vec![answer]
     }
 
+    /// One line inside BOARD ... DONE: a stone, or DONE, which answers the block once.
+    fn board_line(&mut self, line: &str, arrived: Instant) -> Vec<String> {
+        let block = self.board_block.as_mut().expect("inside a BOARD block");
+        if line.eq_ignore_ascii_case("DONE") {
+            let block = self.board_block.take().expect("inside a BOARD block");
+            return vec![match block.error {
+                Some(e) => format!("ERROR {e}"),
+                None => self.board_done(&block.stones, arrived),
+            }];
+        }
+        if line.is_empty() {
+            return Vec::new();
+        }
+        match parse_triple(line) {
+            Some(_) if block.stones.len() >= MAX_SIZE * MAX_SIZE => {
+                block.fail("more BOARD lines than points".into());
+            }
+            Some(t) => block.stones.push(t),
+            None => block.fail(format!(
+                "bad BOARD line {} (expected x,y,field)",
+                shown(line)
+            )),
+        }
+        Vec::new()
+    }
+
     fn new_game(&mut self, n: usize) -> String {
         self.game = Some(Game::new(n, self.rule));
         self.me = None;
-        self.searcher.clear();
+        self.clock.new_game();
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
         "OK".into()
     }
 
     fn start(&mut self, rest: &str) -> String {
         match rest.parse::<usize>() {
             Ok(n) if valid_size(n) => self.new_game(n),
-            _ => format!("ERROR unsupported size {rest:?} (5..=22)"),
+            _ => format!("ERROR unsupported size {} (5..=22)", shown(rest)),
         }
     }
 
@@ -148,27 +232,34 @@ impl Brain {
         format!("{},{}", c, g.size() - 1 - r)
     }
 
-    fn turn(&mut self, rest: &str) -> String {
+    fn turn(&mut self, rest: &str, arrived: Instant) -> String {
         let Some(game) = self.game.as_ref() else {
             return "ERROR no game started".into();
         };
         let opp = game.to_move();
         let Some(p) = parse_pair(rest).and_then(|(x, y)| self.point(x, y)) else {
-            return format!("ERROR bad coordinates {rest:?}");
+            return format!("ERROR bad coordinates {}", shown(rest));
         };
         let game = self.game.as_mut().expect("checked");
         if let Err(e) = game.play(opp, p) {
             return format!("ERROR {}", e.message());
         }
         self.me = Some(opp.opponent());
-        self.think()
+        self.think(arrived)
     }
 
     fn takeback(&mut self, rest: &str) -> String {
-        let Some(p) = parse_pair(rest).and_then(|(x, y)| self.point(x, y)) else {
-            return format!("ERROR bad coordinates {rest:?}");
+        let Some(game) = self.game.as_ref() else {
+            return "ERROR no game started".into();
         };
-        let game = self.game.as_mut().expect("point() needs a game");
+        let n = game.size();
+        let Some(p) = parse_pair(rest).and_then(|(x, y)| self.point(x, y)) else {
+            return format!(
+                "ERROR bad coordinates {} (x,y with 0 <= x, y < {n})",
+                shown(rest)
+            );
+        };
+        let game = self.game.as_mut().expect("checked");
         if game.board().history().last() == Some(&p) {
             game.undo();
             "OK".into()
@@ -179,7 +270,7 @@ impl Brain {
 
     /// BOARD ... DONE: field 1 = our stone, 2 = the opponent's, 3 = continuous-game stone
     /// (treated as the opponent's). The lines are in move order; we are to move.
-    fn board_done(&mut self, lines: &[(usize, usize, u8)]) -> String {
+    fn board_done(&mut self, lines: &[(usize, usize, u8)], arrived: Instant) -> String {
         let n = self.game.as_ref().map_or(0, |g| g.size());
         let mine = lines.iter().filter(|t| t.2 == 1).count();
         let theirs = lines.len() - mine;
@@ -207,10 +298,14 @@ impl Brain {
                 return format!("ERROR stone twice at {x},{y}");
             }
             g.setup(c, p);
+            // `setup` judges the stone just placed: a five made by any stone is seen here.
+            if let Some(Outcome::Win(_)) = g.outcome() {
+                return format!("ERROR the position already holds a five (through {x},{y})");
+            }
         }
         self.game = Some(g);
         self.me = Some(me);
-        self.think()
+        self.think(arrived)
     }
 
     fn info(&mut self, rest: &str) {
@@ -219,20 +314,26 @@ impl Brain {
             return;
         };
         let Ok(v) = value.parse::<i64>() else {
-            tracing::warn!("INFO {key}: value {value:?} is not a number; ignored");
+            tracing::warn!(
+                "INFO {key}: value {} is not a number; ignored",
+                shown(value)
+            );
             return;
         };
         let ms = v.max(0) as u64;
         match key.to_ascii_lowercase().as_str() {
-            "timeout_turn" => self.timeout_turn = Some(ms),
-            "timeout_match" => self.timeout_match = Some(ms),
-            "time_left" => self.time_left = Some(ms),
-            // Half the allowance for the table, a quarter for the threat cache (sized
-            // from the table), the rest for everything else.
+            "timeout_turn" => self.clock.timeout_turn = Some(ms),
+            "timeout_match" => self.clock.timeout_match = Some(ms),
+            "time_left" => self.clock.time_left = Some(ms),
+            // Bytes. Half the allowance for the table, a quarter for the threat cache
+            // (sized from the table), the rest for everything else.
             "max_memory" if ms > 0 => {
                 let mb = ((ms / 2) >> 20).clamp(1, 4096) as usize;
-                if mb < self.searcher.config.tt_mb {
-                    self.searcher.resize_tt(mb);
+                if mb < self.config.tt_mb {
+                    self.config.tt_mb = mb;
+                    if let Some(s) = self.searcher.as_mut() {
+                        s.resize_tt(mb);
+                    }
                 }
             }
             "rule" => {
@@ -251,50 +352,54 @@ impl Brain {
         }
     }
 
-    /// This move's thinking time: the turn limit, and a share of the match time left.
-    fn budget(&self) -> Duration {
-        let mut ms = match self.timeout_turn {
-            Some(0) => 10,
-            Some(t) => t,
-            None => self.default_move.as_millis() as u64,
-        };
-        let left = self.time_left.or(self.timeout_match.filter(|&m| m > 0));
-        if let Some(left) = left {
-            let g = self.game.as_ref().expect("a game is running");
-            let empty = (g.size() * g.size() - g.move_count()) as u64;
-            ms = ms.min(left / (empty / 2).clamp(10, 40));
-        }
-        let ms = ms.saturating_sub(ms / 20).saturating_sub(SAFETY_MS).max(5);
-        Duration::from_millis(ms)
-    }
-
-    fn think(&mut self) -> String {
-        let t = self.budget();
+    fn think(&mut self, arrived: Instant) -> String {
         let Some(game) = self.game.as_mut() else {
             return "ERROR no game started".into();
         };
         if game.outcome().is_some() {
             return "ERROR game is over".into();
         }
+        let empties = game.size() * game.size() - game.move_count();
+        let t = self.clock.budget(empties, self.default_move);
         let me = self.me.unwrap_or(game.to_move());
-        let limits = Limits::new(Deadline::after(t, t), None, self.stop.clone());
-        let report = self.searcher.search(game.board_mut(), me, &limits);
+        let limits = Limits::new(
+            Deadline::starting_at(arrived, t, t),
+            None,
+            self.end.token_for_search(),
+        );
+        let config = &self.config;
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(config.clone()));
+        let report = searcher.search(game.board_mut(), me, &limits);
         tracing::info!(
             nodes = report.nodes,
             depth = report.depth,
             score = report.score,
             source = report.source,
             ms = report.elapsed.as_millis() as u64,
+            budget_ms = t.as_millis() as u64,
             "move"
         );
         if game.play(me, report.best).is_err() {
             return "ERROR internal: no legal move".into();
         }
+        self.clock.used_ms += arrived.elapsed().as_millis() as u64;
         self.xy(report.best)
     }
 }
 
-fn parse_pair(s: &str) -> Option<(usize, usize)> {
+/// `s` quoted for an error message, cut to 40 characters.
+fn shown(s: &str) -> String {
+    let mut cut: String = s.chars().take(40).collect();
+    if cut.len() < s.len() {
+        cut.push_str("...");
+    }
+    format!("{cut:?}")
+}
+
+/// `x,y`: two non-negative integers.
+pub fn parse_pair(s: &str) -> Option<(usize, usize)> {
     let mut it = s.split(',').map(|t| t.trim().parse::<usize>().ok());
     match (it.next(), it.next(), it.next()) {
         (Some(Some(x)), Some(Some(y)), None) => Some((x, y)),
@@ -302,7 +407,8 @@ fn parse_pair(s: &str) -> Option<(usize, usize)> {
     }
 }
 
-fn parse_triple(s: &str) -> Option<(usize, usize, u8)> {
+/// `x,y,field` with a field of at most 3 (0 is refused by the BOARD check).
+pub fn parse_triple(s: &str) -> Option<(usize, usize, u8)> {
     let mut it = s.split(',').map(|t| t.trim().parse::<usize>().ok());
     match (it.next(), it.next(), it.next(), it.next()) {
         (Some(Some(x)), Some(Some(y)), Some(Some(f)), None) if f <= 3 => Some((x, y, f as u8)),
@@ -312,41 +418,47 @@ fn parse_triple(s: &str) -> Option<(usize, usize, u8)> {
 
 /// Runs the brain on stdin/stdout until END or end of input.
 pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()> {
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let brain = Brain::new(config, default_move);
-    let stop = brain.stop.clone();
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Line, Instant)>(CHANNEL_LINES);
+    let mut brain = Brain::new(config, default_move);
+    let end = brain.end_signal();
     std::thread::spawn(move || {
-        let stdin = io::stdin();
-        let mut buf = Vec::new();
-        let mut lock = stdin.lock();
-        loop {
-            buf.clear();
-            match lock.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8_lossy(&buf).trim().to_string();
-            let end = line.eq_ignore_ascii_case("END");
-            if end {
-                stop.stop();
+        let mut stdin = io::stdin().lock();
+        let mut splitter = LineSplitter::new(MAX_LINE);
+        let mut buf = vec![0u8; 64 * 1024];
+        // Sends a line on; false once END was read or the dispatcher is gone.
+        let mut forward = |line: Line| {
+            let is_end = matches!(&line, Line::Text(t) if t.eq_ignore_ascii_case("END"));
+            if is_end {
+                end.end();
                 std::thread::spawn(|| {
                     std::thread::sleep(Duration::from_millis(900));
                     let _ = io::stdout().flush();
                     std::process::exit(0);
                 });
             }
-            if tx.send(line).is_err() || end {
-                break;
+            tx.send((line, Instant::now())).is_ok() && !is_end
+        };
+        loop {
+            let n = match stdin.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            if !splitter.feed(&buf[..n], &mut forward) {
+                return;
             }
         }
+        if let Some(line) = splitter.finish() {
+            forward(line);
+        }
     });
-    let mut brain = brain;
     let stdout = io::stdout();
-    for line in rx {
-        if line.eq_ignore_ascii_case("END") {
+    for (line, arrived) in rx {
+        if matches!(&line, Line::Text(t) if t.eq_ignore_ascii_case("END")) {
             break;
         }
-        let answers = brain.handle(&line);
+        let answers = brain.handle_at(&line, arrived);
         let mut out = stdout.lock();
         for a in answers {
             writeln!(out, "{a}")?;

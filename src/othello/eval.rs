@@ -13,6 +13,10 @@ use std::fmt;
 /// The default weights, fitted to WTHOR theoretical scores by `quartet bench othello train`.
 pub const DEFAULT_WEIGHTS: &str = include_str!("../../data/othello/weights.txt");
 
+/// Largest weights file `--weights` reads (64 MiB): far above any text table of
+/// weights (today's is 2 KB), and a bound for `/dev/zero` (issue 20: it grew to 10.9 GB).
+pub const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
+
 /// The hand-set weights the fitted ones replaced (`--weights data/othello/weights-hand.txt`).
 pub const HAND_WEIGHTS: &str = include_str!("../../data/othello/weights-hand.txt");
 
@@ -157,7 +161,7 @@ impl Weights {
     }
 
     pub fn load(path: &std::path::Path) -> Result<Weights, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::bounded_read::read_to_string_capped(path, MAX_WEIGHTS_BYTES)?;
         Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 }

@@ -13,13 +13,15 @@ pub type ColRow = (usize, usize);
 
 /// Parses a vertex for a `size`x`size` board. `Ok(None)` is `pass`.
 /// Errors: malformed text is a `syntax error`; a well-formed vertex off the board is
-/// `invalid coordinate` (the engine decides whether that becomes `illegal move`).
+/// `invalid coordinate` (the engine decides whether that becomes `illegal move`). Row 0
+/// (`a0`) and rows or columns past the board (`z99`, `a100`) are all well-formed vertices
+/// off the board, as GNU Go treats them alike; `a05` (a leading zero) is malformed.
 pub fn parse_vertex(s: &str, size: usize) -> Result<Option<ColRow>, GtpError> {
     if s.eq_ignore_ascii_case("pass") {
         return Ok(None);
     }
     let bytes = s.as_bytes();
-    if bytes.len() < 2 || bytes.len() > 3 {
+    if bytes.len() < 2 {
         return Err(GtpError::syntax());
     }
     let letter = bytes[0].to_ascii_uppercase();
@@ -28,12 +30,14 @@ pub fn parse_vertex(s: &str, size: usize) -> Result<Option<ColRow>, GtpError> {
         .position(|&c| c == letter)
         .ok_or_else(GtpError::syntax)?;
     let digits = &s[1..];
-    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || (digits.starts_with('0') && digits != "0") {
         return Err(GtpError::syntax());
     }
-    let row: usize = digits.parse().map_err(|_| GtpError::syntax())?;
+    let off_board = || GtpError::new("invalid coordinate");
+    // All digits: only a number too large for usize fails, and that is off the board too.
+    let row: usize = digits.parse().map_err(|_| off_board())?;
     if col >= size || row == 0 || row > size {
-        return Err(GtpError::new("invalid coordinate"));
+        return Err(off_board());
     }
     Ok(Some((col, row - 1)))
 }
@@ -70,7 +74,20 @@ mod tests {
             parse_vertex("A10", 9),
             Err(GtpError::new("invalid coordinate"))
         );
-        assert_eq!(parse_vertex("A0", 9), Err(GtpError::syntax()));
+        assert_eq!(
+            parse_vertex("A0", 9),
+            Err(GtpError::new("invalid coordinate"))
+        );
+        assert_eq!(
+            parse_vertex("Z99", 9),
+            Err(GtpError::new("invalid coordinate"))
+        );
+        assert_eq!(
+            parse_vertex("a123456789012345678901234567890", 9),
+            Err(GtpError::new("invalid coordinate"))
+        );
+        assert_eq!(parse_vertex("A05", 9), Err(GtpError::syntax()));
+        assert_eq!(parse_vertex("A00", 9), Err(GtpError::syntax()));
         assert_eq!(parse_vertex("A", 9), Err(GtpError::syntax()));
         assert_eq!(parse_vertex("A1x", 9), Err(GtpError::syntax()));
         assert_eq!(parse_vertex("é1", 9), Err(GtpError::syntax()));

@@ -1,0 +1,107 @@
+//! Bad command lines end with a message naming the option and exit status 2, before any
+//! protocol starts (issue 20, defects 6, 7 and 10): negative numbers, `--log-level foo`,
+//! `--concurrency 0`, a `--hash-mb` beyond the machine's memory, `--weights /dev/zero`.
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_quartet");
+
+/// Runs `quartet <args>` with empty input; returns its status code (None: killed by a
+/// signal) and stderr.
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let Output { status, stderr, .. } = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("start quartet");
+    (status.code(), String::from_utf8_lossy(&stderr).into_owned())
+}
+
+/// The run failed cleanly (status 2, no panic or abort) with a message containing `want`.
+fn fails_with(args: &[&str], want: &str) {
+    let (code, err) = run(args);
+    assert_eq!(code, Some(2), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{args:?}: {err}"
+    );
+}
+
+#[test]
+fn negative_numbers_reach_the_options_own_checks() {
+    // clap used to answer "unexpected argument '-1'" without naming the option.
+    fails_with(&["go", "--seed", "-1"], "'--seed <SEED>'");
+    fails_with(&["go", "--seed", "-1"], "invalid value '-1'");
+    fails_with(&["go", "--resign-threshold", "-0.5"], "--resign-threshold");
+    fails_with(&["go", "--move-time", "-2"], "--move-time must be in");
+    fails_with(&["gomoku", "--width", "-3"], "'--width <WIDTH>'");
+    fails_with(&["othello", "--hash-mb", "-64"], "'--hash-mb <HASH_MB>'");
+    fails_with(&["dots", "--seed", "-7"], "'--seed <SEED>'");
+}
+
+#[test]
+fn log_levels_that_are_not_levels_are_refused() {
+    for args in [
+        &["go", "--log-level", "foo"][..],
+        &["othello", "--log-level", "loud"],
+        &["gomoku", "--pbrain", "--log-level", "quartet=verbose"],
+        &["dots", "--log-level", ""],
+    ] {
+        fails_with(args, "bad --log-level");
+    }
+    // A real filter is accepted: the engine starts and ends at EOF.
+    let (code, err) = run(&["go", "--log-level", "quartet=debug,warn"]);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn concurrency_zero_is_refused() {
+    fails_with(
+        &[
+            "match",
+            "go",
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--concurrency",
+            "0",
+        ],
+        "'--concurrency <CONCURRENCY>'",
+    );
+}
+
+/// A `--hash-mb` more than the machine has: its physical memory plus one MiB, or the
+/// largest value accepted on a machine with more than that.
+fn too_much_mb() -> String {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let kb: u64 = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(64 << 20);
+    ((kb >> 10) + 1).min(65_536).to_string()
+}
+
+#[test]
+fn hash_sizes_beyond_memory_fail_with_a_message() {
+    // These used to end in "memory allocation of ... failed" and SIGABRT.
+    let mb = too_much_mb();
+    fails_with(&["othello", "--hash-mb", &mb], "--hash-mb");
+    fails_with(&["othello", "--hash-mb", &mb], "memory");
+    fails_with(&["gomoku", "--hash-mb", &mb], "memory");
+    fails_with(&["gomoku", "--pbrain", "--hash-mb", &mb], "memory");
+    fails_with(&["bench", "othello", "depth", "--hash-mb", &mb], "memory");
+    fails_with(&["othello", "--hash-mb", "65537"], "between 1 and 65536");
+    fails_with(&["gomoku", "--hash-mb", "0"], "between 1 and 65536");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_weights_file_is_refused_at_its_size_cap() {
+    // It used to read /dev/zero until the memory ran out (10.9 GB).
+    fails_with(
+        &["othello", "--weights", "/dev/zero"],
+        "/dev/zero: larger than 64 MiB",
+    );
+}

@@ -1,0 +1,155 @@
+//! Two `quartet gomoku --pbrain` processes play each other move by move, as Piskvork would
+//! drive them, and every alpha-beta search either brain logs must have completed depth 4 or
+//! more. Issue 18: after the first search that ran into its hard deadline, the brain's stop
+//! token stayed set and every later `TURN` completed no iteration (`depth=0`).
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_quartet");
+/// Moves each brain makes. 10 each is 20 searches; two equal engines do not finish a
+/// 15x15 game that fast.
+const MOVES_EACH: usize = 10;
+
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    answers: Receiver<String>,
+    log: JoinHandle<String>,
+}
+
+impl Brain {
+    fn start() -> Brain {
+        let mut child = Command::new(BIN)
+            .args(["gomoku", "--pbrain", "--log-level", "info"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start quartet");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let (tx, answers) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line.trim().to_string()).is_err() {
+                    break;
+                }
+            }
+        });
+        let log = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = stderr.read_to_string(&mut s);
+            s
+        });
+        Brain {
+            child,
+            stdin,
+            answers,
+            log,
+        }
+    }
+
+    /// Sends one line and returns the brain's one-line answer (each command sent here
+    /// answers exactly once).
+    fn ask(&mut self, line: &str) -> String {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        self.answers
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no answer to {line:?} within 20 s"))
+    }
+
+    fn end(mut self) -> String {
+        let _ = writeln!(self.stdin, "END");
+        drop(self.stdin);
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+        self.log.join().unwrap()
+    }
+}
+
+/// `(depth, source)` of every `move` line in a brain's log.
+fn searches(log: &str) -> Vec<(u32, String)> {
+    let field = |line: &str, key: &str| -> Option<String> {
+        let at = line.find(&format!(" {key}="))? + key.len() + 2;
+        let rest = &line[at..];
+        let end = rest.find(' ').unwrap_or(rest.len());
+        Some(rest[..end].trim_matches('"').to_string())
+    };
+    log.lines()
+        .filter(|l| l.contains("pbrain") && l.contains(" move "))
+        .map(|l| {
+            let depth = field(l, "depth").and_then(|d| d.parse().ok());
+            let source = field(l, "source");
+            (
+                depth.unwrap_or_else(|| panic!("no depth in {l:?}")),
+                source.unwrap_or_else(|| panic!("no source in {l:?}")),
+            )
+        })
+        .collect()
+}
+
+fn is_move(answer: &str) -> bool {
+    answer
+        .split_once(',')
+        .is_some_and(|(x, y)| x.parse::<u32>().is_ok() && y.parse::<u32>().is_ok())
+}
+
+#[test]
+fn every_search_of_a_pbrain_game_completes_depth_four() {
+    let mut black = Brain::start();
+    let mut white = Brain::start();
+    for b in [&mut black, &mut white] {
+        assert_eq!(b.ask("START 15"), "OK");
+        // INFO has no answer; the first answer read after it belongs to the next command.
+        writeln!(b.stdin, "INFO timeout_turn 500").unwrap();
+    }
+    let mut last = black.ask("BEGIN");
+    let mut made = (1, 0);
+    while made.1 < MOVES_EACH {
+        assert!(is_move(&last), "black answered {last:?}");
+        last = white.ask(&format!("TURN {last}"));
+        if !is_move(&last) {
+            break;
+        }
+        made.1 += 1;
+        if made.1 == MOVES_EACH {
+            break;
+        }
+        last = black.ask(&format!("TURN {last}"));
+        if !is_move(&last) {
+            break;
+        }
+        made.0 += 1;
+    }
+    let logs = [black.end(), white.end()];
+    assert!(
+        made.0 + made.1 >= 2 * MOVES_EACH - 1,
+        "the game ended after {made:?} moves ({last:?})"
+    );
+    let all: Vec<(u32, String)> = logs.iter().flat_map(|l| searches(l)).collect();
+    assert_eq!(
+        all.len(),
+        made.0 + made.1,
+        "one log line per move: {logs:?}"
+    );
+    let alphabeta: Vec<u32> = all
+        .iter()
+        .filter(|(_, s)| s == "alphabeta")
+        .map(|(d, _)| *d)
+        .collect();
+    assert!(
+        alphabeta.len() >= 10,
+        "only {} alpha-beta searches: {all:?}",
+        alphabeta.len()
+    );
+    assert!(
+        alphabeta.iter().all(|&d| d >= 4),
+        "alpha-beta depths per move: {alphabeta:?}"
+    );
+}
