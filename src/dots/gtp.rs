@@ -16,12 +16,17 @@ use std::time::{Duration, Instant};
 /// 31 edges, take a few seconds; 4x4's 40 take minutes).
 pub const DEFAULT_SOLVE_LIMIT: usize = 31;
 
+/// Default bound of one `solve` (`--solve-time`).
+pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
+
 pub struct DotsEngine {
     board: Board,
     time: TimeManager,
     solve_limit: usize,
     stop: StopToken,
     player: Player,
+    /// Longest time one `solve` may take (`--solve-time`).
+    solve_time: Duration,
 }
 
 impl DotsEngine {
@@ -33,7 +38,14 @@ impl DotsEngine {
             solve_limit,
             stop: StopToken::new(),
             player: Player::Search,
+            solve_time: DEFAULT_SOLVE_TIME,
         }
+    }
+
+    /// Bounds every `solve` by `limit` (`--solve-time`).
+    pub fn with_solve_time(mut self, limit: Duration) -> DotsEngine {
+        self.solve_time = limit;
+        self
     }
 
     /// Lets `player` choose the moves `genmove` answers (the searching player by default).
@@ -98,7 +110,6 @@ fn genmove(e: &mut DotsEngine, args: &[String]) -> Reply {
     let start = Instant::now();
     let undrawn = e.board.legal_edges().count() as u32;
     let (soft, hard) = e.time.budget(color, undrawn / 2 + 1);
-    e.stop.reset();
     let edge = e
         .player
         .choose(&e.board, soft, hard, Some(e.stop.clone()))
@@ -180,15 +191,25 @@ fn loadgame(e: &mut DotsEngine, args: &[String]) -> Reply {
 }
 
 /// `solve`: the exact value for the side to move (future boxes, theirs minus the
-/// opponent's) and a best edge, e.g. `-3 b2-c2`; `? too large` past the limit.
+/// opponent's) and a best edge, e.g. `-3 b2-c2`; `? too large` past the limit, and
+/// `? not solved in T s` when `--solve-time` (or `# interrupt`, `quit`, end of input)
+/// stops it first.
 fn solve(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
     let undrawn = e.board.legal_edges().count();
     if undrawn > e.solve_limit {
         return Err(GtpError::new("too large"));
     }
+    let started = Instant::now();
     let mut s = Solver::new(&e.board, 22).ok_or_else(|| GtpError::new("too large"))?;
+    s.set_limits(Some(e.stop.clone()), started.checked_add(e.solve_time));
     let (v, m) = s.best_move();
+    if s.stopped() {
+        return Err(GtpError::new(format!(
+            "not solved in {:.1} s",
+            started.elapsed().as_secs_f64()
+        )));
+    }
     Ok(match m {
         Some(m) => format!("{v} {}", e.board.edge_name(m)),
         None => v.to_string(),
@@ -231,6 +252,9 @@ impl GtpEngine for DotsEngine {
     }
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
 }
 

@@ -1,7 +1,6 @@
 //! The Go engine behind GTP version 2: one table of commands, each a small handler that
 //! parses its arguments, changes the game only when the whole command is valid, and answers.
 use crate::protocol::args::{no_args, one_arg, parse_color};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::board::{valid_size, Board, Move, Point};
@@ -14,6 +13,7 @@ use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::protocol::shared_commands::{kgs_time_settings, time_left, time_settings, Timed};
 use crate::search::time::{parse_count, TimeManager};
+use crate::search::StopToken;
 
 pub const DEFAULT_KOMI: f32 = 7.0;
 pub const DEFAULT_SIZE: usize = 9;
@@ -22,7 +22,8 @@ pub struct GoEngine {
     game: Game,
     player: Player,
     time: TimeManager,
-    stop: AtomicBool,
+    /// The running command's stop token (from the server).
+    stop: StopToken,
 }
 
 impl GoEngine {
@@ -31,7 +32,7 @@ impl GoEngine {
             game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
             player: Player::new(config),
             time: TimeManager::new(default_move_time),
-            stop: AtomicBool::new(false),
+            stop: StopToken::new(),
         }
     }
 
@@ -70,10 +71,9 @@ impl GoEngine {
         let color = parse_color(c)?;
         let moves_left = estimate_moves_left(&self.game);
         let (soft, _hard) = self.time.budget(color, moves_left);
-        self.stop = AtomicBool::new(false);
         let report = self
             .player
-            .genmove(&self.game, color, Some(soft), &self.stop, cleanup);
+            .genmove(&self.game, color, Some(soft), self.stop.flag(), cleanup);
         self.time.spent(color, report.elapsed);
         tracing::info!(
             playouts = report.playouts,
@@ -372,6 +372,10 @@ impl GtpEngine for GoEngine {
 
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
 }
 

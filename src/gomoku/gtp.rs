@@ -20,6 +20,8 @@ pub struct GomokuEngine {
     game: Game,
     searcher: Searcher,
     time: TimeManager,
+    /// The running command's stop token (from the server).
+    stop: StopToken,
 }
 
 impl GomokuEngine {
@@ -28,6 +30,7 @@ impl GomokuEngine {
             game: Game::new(DEFAULT_SIZE, Rule::Freestyle),
             searcher: Searcher::new(config),
             time: TimeManager::new(default_move_time),
+            stop: StopToken::new(),
         }
     }
 
@@ -57,7 +60,7 @@ impl GomokuEngine {
         }
         let empty = self.game.size() * self.game.size() - self.game.move_count();
         let (soft, hard) = self.time.budget(color, (empty as u32 / 2).clamp(10, 60));
-        let limits = Limits::new(Deadline::after(soft, hard), None, StopToken::new());
+        let limits = Limits::new(Deadline::after(soft, hard), None, self.stop.clone());
         let report = self.searcher.search(self.game.board_mut(), color, &limits);
         self.time.spent(color, report.elapsed);
         tracing::info!(
@@ -292,6 +295,9 @@ impl GtpEngine for GomokuEngine {
 
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
 }
 

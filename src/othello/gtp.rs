@@ -58,6 +58,8 @@ pub struct OthelloEngine {
     searcher: Searcher,
     time: TimeManager,
     stop: StopToken,
+    /// Longest time one `solve` may take (`--solve-time`).
+    solve_time: Duration,
 }
 
 impl OthelloEngine {
@@ -68,7 +70,14 @@ impl OthelloEngine {
             searcher: Searcher::new(weights, hash_mb),
             time: TimeManager::new(move_time),
             stop: StopToken::new(),
+            solve_time: DEFAULT_SOLVE_TIME,
         }
+    }
+
+    /// Bounds every `solve` by `limit` (`--solve-time`).
+    pub fn with_solve_time(mut self, limit: Duration) -> OthelloEngine {
+        self.solve_time = limit;
+        self
     }
 
     fn reset(&mut self, state: State) {
@@ -97,6 +106,9 @@ impl GtpEngine for OthelloEngine {
     }
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
 }
 
@@ -160,7 +172,6 @@ fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
     let started = Instant::now();
     let empties = st.board.empties().count_ones();
     let (soft, hard) = e.time.budget(color, empties.div_ceil(2).max(1));
-    e.stop.reset();
     let limits = Limits::new(
         Deadline::starting_at(started, soft, hard),
         None,
@@ -345,10 +356,13 @@ fn setboard(e: &mut OthelloEngine, args: &[String]) -> Reply {
 /// multiplies the time by about 3 (FFO #49, 26 empties, takes 18 s; 36 would be days).
 const SOLVE_MAX_EMPTIES: u32 = 36;
 
+/// Default bound of one `solve` (`--solve-time`).
+pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
+
 /// `solve`: exact final disc difference for the side to move and a best move, e.g.
-/// `a2 +38`. Blocks until solved (no time limit: the caller chose the position), so
-/// positions with more than `SOLVE_MAX_EMPTIES` empty squares are refused rather than
-/// left to hang the engine.
+/// `a2 +38`. Positions with more than `SOLVE_MAX_EMPTIES` empty squares are refused; the
+/// others are bounded by `--solve-time` (and `# interrupt`, `quit`, end of input), after
+/// which the answer is `? not solved in T s`.
 fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
     let b = e.state.board;
@@ -358,9 +372,17 @@ fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
             "too many empty squares to solve ({empties}, at most {SOLVE_MAX_EMPTIES})"
         )));
     }
-    e.stop.reset();
-    e.searcher.solver.set_limits(e.stop.clone(), None);
+    let started = Instant::now();
+    e.searcher
+        .solver
+        .set_limits(e.stop.clone(), started.checked_add(e.solve_time));
     let r = e.searcher.solver.solve(&b);
+    if e.searcher.solver.was_aborted() {
+        return Err(GtpError::new(format!(
+            "not solved in {:.1} s",
+            started.elapsed().as_secs_f64()
+        )));
+    }
     let mv = r.best.map(square_name).unwrap_or_else(|| "pass".into());
     Ok(format!("{mv} {:+}", r.score))
 }

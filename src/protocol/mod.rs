@@ -7,6 +7,8 @@ pub mod engine;
 pub mod framing;
 pub mod server;
 pub mod shared_commands;
+pub mod stream;
 
-pub use engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Handler, Reply};
+pub use engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Handler, Reply, Run};
 pub use server::{run_stdio, serve};
+pub use stream::Stream;
