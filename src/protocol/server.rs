@@ -48,7 +48,8 @@ const PREFIX_KEEP: usize = 64;
 
 /// Commands the server answers itself, in `list_commands` order. `gogui-interrupt` tells
 /// GoGui that the `# interrupt` line works (for every engine); as a command it does nothing.
-pub const ADMIN_COMMANDS: [&str; 7] = [
+/// `cputime` is the process's CPU seconds (all threads), which gogui-twogtp reads.
+pub const ADMIN_COMMANDS: [&str; 8] = [
     "protocol_version",
     "name",
     "version",
@@ -56,7 +57,19 @@ pub const ADMIN_COMMANDS: [&str; 7] = [
     "list_commands",
     "quit",
     "gogui-interrupt",
+    "cputime",
 ];
+
+/// CPU seconds used by this process so far (user plus system, every thread).
+pub fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
 
 /// The interrupt line GoGui sends while it waits for an answer (its Stop button).
 pub const INTERRUPT_LINE: &str = "# interrupt";
@@ -245,6 +258,10 @@ pub fn execute<E: GtpEngine>(
         },
         "list_commands" => Ok(list(table)),
         "gogui-interrupt" => Ok(String::new()),
+        "cputime" => match cmd.args.as_slice() {
+            [] => Ok(format!("{:.3}", cpu_seconds())),
+            _ => Err(GtpError::syntax()),
+        },
         "quit" => return Ok((Some(Ok(String::new())), Flow::Quit)),
         name => match table.iter().find(|c| c.name == name) {
             None => Err(GtpError::new("unknown command")),
