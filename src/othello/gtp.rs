@@ -10,11 +10,13 @@ use super::board::{move_list, Board};
 use super::eval::Weights;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
+use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
 use crate::protocol::args::{no_args, one_arg};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::protocol::shared_commands::{
     ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
 };
+use crate::protocol::stream::Stream;
 use crate::search::{Deadline, Limits, StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -387,6 +389,52 @@ fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
     Ok(format!("{mv} {:+}", r.score))
 }
 
+/// `analyze [color] [interval]`: a stream of `info move ...` lines in the KataGo float
+/// shape (see protocols/othello.md). Each interval runs one more search of the position
+/// (the transposition table carries over, so they deepen); the row is the best move with
+/// the nodes searched as `visits`, the score in discs as `scoreLead`, and the win rate 1 /
+/// 0 / 0.5 when the result is exact, else a logistic of the disc score.
+fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let a = analysis::parse_args(args, |s| s.parse::<Color>().is_ok())?;
+    let st = e.state;
+    if let Some(c) = &a.color {
+        if color_arg(c)? != st.to_move {
+            return Err(GtpError::new(format!("it is {}'s turn", st.to_move)));
+        }
+    }
+    analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
+        let limits = Limits::new(Deadline::after(budget, budget), None, stop.clone());
+        let found = e.searcher.think(&st.board, &limits, 60);
+        let discs = found.score as f64 / DISC as f64;
+        let winrate = if found.exact {
+            match found.score {
+                s if s > 0 => 1.0,
+                s if s < 0 => 0.0,
+                _ => 0.5,
+            }
+        } else {
+            1.0 / (1.0 + (-discs / 8.0).exp())
+        };
+        let mv = found
+            .best
+            .map(|s| square_name(s).to_ascii_uppercase())
+            .unwrap_or_else(|| "pass".into());
+        Snapshot {
+            moves: vec![MoveInfo {
+                mv: mv.clone(),
+                visits: found.nodes,
+                winrate,
+                prior: 1.0,
+                lcb: winrate,
+                score_lead: Some(discs),
+                pv: vec![(mv, found.nodes)],
+            }],
+            ownership: None,
+        }
+    });
+    Ok(String::new())
+}
+
 /// Evaluation of the side to move in discs (a debugging aid for the weights).
 fn eval_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
@@ -418,6 +466,7 @@ static COMMANDS: &[CommandSpec<OthelloEngine>] = &[
     CommandSpec::new("setboard", setboard),
     CommandSpec::new("solve", solve),
     CommandSpec::new("othello-eval", eval_cmd),
+    CommandSpec::analysis("analyze", analyze),
 ];
 
 impl Timed for OthelloEngine {

@@ -102,7 +102,7 @@ pub fn parse_args(
             rest = tail;
         }
     }
-    if rest.len() % 2 != 0 {
+    if !rest.len().is_multiple_of(2) {
         return Err(GtpError::syntax());
     }
     for pair in rest.chunks(2) {
