@@ -1,28 +1,23 @@
 //! Transcript tests against the real `quartet othello` binary. Expected answers come from
 //! the rules (the three legal replies to d3, FFO #40's published solution), not from
 //! recording our own output.
-use std::io::Write;
+mod common;
 use std::process::{Command, Stdio};
 
-/// Sends `lines` (plus `quit`) and returns one answer per command.
+/// Sends `lines` (plus `quit`) one at a time, as a controller does (a pipelined `quit`
+/// would stop a running search), and returns one answer per command.
 fn session(lines: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quartet"))
-        .args(["othello", "--move-time", "0.2", "--hash-mb", "8"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start quartet");
-    {
-        let stdin = child.stdin.as_mut().unwrap();
-        for l in lines {
-            writeln!(stdin, "{l}").unwrap();
-        }
-        writeln!(stdin, "quit").unwrap();
+    let mut input = String::new();
+    for l in lines {
+        input.push_str(l);
+        input.push('\n');
     }
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    input.push_str("quit\n");
+    let (text, code) = common::session::run(
+        &["othello", "--move-time", "0.2", "--hash-mb", "8"],
+        input.as_bytes(),
+    );
+    assert_eq!(code, 0);
     let mut answers: Vec<String> = text
         .split("\n\n")
         .filter(|s| !s.is_empty())

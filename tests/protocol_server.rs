@@ -1,11 +1,47 @@
 //! Drives the shared GTP server with a tiny fake engine over in-memory pipes and compares
 //! whole transcripts byte for byte. Expected answers follow the GTP 2 spec's answer format.
-use quartet::protocol::{serve, CommandSpec, GtpEngine, GtpError, Reply};
+use quartet::protocol::{serve, CommandSpec, GtpEngine, GtpError, Reply, Stream};
+use quartet::search::StopToken;
+use std::time::{Duration, Instant};
 
 #[derive(Default)]
 struct Fake {
     stones: Vec<String>,
     quit_called: bool,
+    stop: StopToken,
+}
+
+/// A search that runs until its token stops, or 300 ms: answers which ended it.
+fn think(e: &mut Fake, _: &[String]) -> Reply {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(300) {
+        if e.stop.is_stopped() {
+            return Ok("stopped".into());
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok("done".into())
+}
+
+/// An analysis stream: one line at once, then one per 10 ms until stopped (10 s guard).
+fn watch(e: &mut Fake, args: &[String], out: &mut Stream<'_>) -> Reply {
+    if !args.is_empty() {
+        return Err(GtpError::syntax());
+    }
+    let start = Instant::now();
+    out.line("info tick");
+    while !out.is_stopped() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(e.stop.is_stopped());
+    Ok(String::new())
+}
+
+/// A genmove with analysis lines: not ended by new input, ends with `play`.
+fn think_aloud(e: &mut Fake, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let r = think(e, args)?;
+    out.line("info thought");
+    Ok(format!("play {r}"))
 }
 
 fn play(e: &mut Fake, args: &[String]) -> Reply {
@@ -30,23 +66,14 @@ fn boom(_: &mut Fake, _: &[String]) -> Reply {
     panic!("deliberate test panic")
 }
 
-static COMMANDS: [CommandSpec<Fake>; 4] = [
-    CommandSpec {
-        name: "play",
-        handler: play,
-    },
-    CommandSpec {
-        name: "echo",
-        handler: echo,
-    },
-    CommandSpec {
-        name: "showboard",
-        handler: board,
-    },
-    CommandSpec {
-        name: "boom",
-        handler: boom,
-    },
+static COMMANDS: [CommandSpec<Fake>; 7] = [
+    CommandSpec::new("play", play),
+    CommandSpec::new("echo", echo),
+    CommandSpec::new("showboard", board),
+    CommandSpec::new("boom", boom),
+    CommandSpec::new("think", think),
+    CommandSpec::analysis("watch", watch),
+    CommandSpec::streaming("think_aloud", think_aloud),
 ];
 
 impl GtpEngine for Fake {
@@ -58,6 +85,9 @@ impl GtpEngine for Fake {
     }
     fn commands() -> &'static [CommandSpec<Fake>] {
         &COMMANDS
+    }
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
     fn on_quit(&mut self) {
         self.quit_called = true;
@@ -83,7 +113,7 @@ async fn administrative_commands() {
         out,
         "= 2\n\n=1 Fake\n\n=2 0.1\n\n= true\n\n= true\n\n=3 false\n\n? syntax error\n\n\
          = protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\n\
-         play\necho\nshowboard\nboom\n\n"
+         gogui-interrupt\nplay\necho\nshowboard\nboom\nthink\nwatch\nthink_aloud\n\n"
     );
 }
 
@@ -186,4 +216,107 @@ async fn blocking_handlers_do_not_starve_a_current_thread_runtime() {
     let (_, out) = transcript(input).await;
     assert_eq!(out.matches("\n\n").count(), 2000);
     assert!(out.ends_with("=1999 1999\n\n"));
+}
+
+// The input below arrives at once (an in-memory reader), so every line has been read
+// before the first command runs: what the reader does with a line must not depend on
+// timing, only on the order of lines.
+
+#[tokio::test]
+async fn pipelined_commands_are_answered_in_order_and_do_not_stop_a_search() {
+    let (_, out) = transcript(b"1 think\n2 echo a\n3 think\n4 echo b\n5 name\n".to_vec()).await;
+    // End of input follows at once and stops the searches; what is checked is the order.
+    let ids: Vec<&str> = out
+        .split("\n\n")
+        .filter(|a| !a.is_empty())
+        .map(|a| a.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(ids, ["=1", "=2", "=3", "=4", "=5"], "{out:?}");
+}
+
+#[tokio::test]
+async fn interrupt_stops_the_latest_command_only() {
+    let input = b"1 think\n# interrupt\n2 echo a\n".to_vec();
+    let (_, out) = transcript(input).await;
+    assert_eq!(out, "=1 stopped\n\n=2 a\n\n");
+}
+
+#[tokio::test]
+async fn any_new_line_ends_an_analysis_stream_then_runs() {
+    let (_, out) = transcript(b"7 watch\n8 echo next\n".to_vec()).await;
+    assert_eq!(out, "=7\ninfo tick\n\n=8 next\n\n");
+    // A bad argument is an ordinary error, before any header.
+    let (_, out) = transcript(b"7 watch x\n".to_vec()).await;
+    assert_eq!(out, "?7 syntax error\n\n");
+}
+
+#[tokio::test]
+async fn a_streaming_genmove_is_not_ended_by_new_input_but_by_interrupt() {
+    let (_, out) = transcript(b"3 think_aloud\n# interrupt\n4 echo x\n".to_vec()).await;
+    assert_eq!(out, "=3\ninfo thought\nplay stopped\n\n=4 x\n\n");
+}
+
+#[tokio::test]
+async fn quit_stops_the_running_search() {
+    let (engine, out) = transcript(b"1 think\n2 quit\n".to_vec()).await;
+    assert_eq!(out, "=1 stopped\n\n=2\n\n");
+    assert!(engine.quit_called);
+}
+
+#[tokio::test]
+async fn gogui_interrupt_is_known_and_harmless() {
+    let (_, out) = transcript(b"known_command gogui-interrupt\ngogui-interrupt\n".to_vec()).await;
+    assert_eq!(out, "= true\n\n=\n\n");
+}
+
+/// A reader that hands out its lines slowly and then never ends (a controller that keeps
+/// the pipe open), so the first search is not stopped by end of input.
+struct Slow {
+    data: Vec<u8>,
+    pos: usize,
+    delay: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl tokio::io::AsyncRead for Slow {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        use std::future::Future;
+        if self.pos >= self.data.len() {
+            return std::task::Poll::Pending;
+        }
+        let delay = self
+            .delay
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(Duration::from_millis(100))));
+        if delay.as_mut().poll(cx).is_pending() {
+            return std::task::Poll::Pending;
+        }
+        self.delay = None;
+        let end = self.data[self.pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.data.len(), |i| self.pos + i + 1);
+        let pos = self.pos;
+        buf.put_slice(&self.data[pos..end]);
+        self.pos = end;
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+#[tokio::test]
+async fn a_line_arriving_during_a_search_waits_for_it_and_quit_stops_it() {
+    let input = Slow {
+        data: b"1 think\n2 echo a\n3 quit\n".to_vec(),
+        pos: 0,
+        delay: None,
+    };
+    let (_, out) = serve(Fake::default(), input, Vec::new())
+        .await
+        .expect("serve");
+    let out = String::from_utf8(out).unwrap();
+    // `2 echo a` arrived 100 ms into the 300 ms search and did not stop it; `3 quit`
+    // (at 200 ms) did.
+    assert_eq!(out, "=1 stopped\n\n=2 a\n\n=3\n\n");
 }

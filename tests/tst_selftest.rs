@@ -26,22 +26,10 @@ fn lines(_: &mut Fake, _: &[String]) -> Reply {
 }
 
 static COMMANDS: [CommandSpec<Fake>; 4] = [
-    CommandSpec {
-        name: "echo",
-        handler: echo,
-    },
-    CommandSpec {
-        name: "fail",
-        handler: fail,
-    },
-    CommandSpec {
-        name: "add",
-        handler: add,
-    },
-    CommandSpec {
-        name: "lines",
-        handler: lines,
-    },
+    CommandSpec::new("echo", echo),
+    CommandSpec::new("fail", fail),
+    CommandSpec::new("add", add),
+    CommandSpec::new("lines", lines),
 ];
 
 impl GtpEngine for Fake {

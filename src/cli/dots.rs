@@ -15,6 +15,10 @@ pub struct DotsArgs {
     /// Most undrawn edges the `solve` command accepts before answering `? too large`.
     #[arg(long, default_value_t = DEFAULT_SOLVE_LIMIT)]
     pub solve_limit: usize,
+    /// Longest time one `solve` command may take, in seconds; then it answers
+    /// `? not solved in T s`.
+    #[arg(long, default_value_t = 60.0)]
+    pub solve_time: f64,
     /// Protocol on stdin/stdout: `gtp` (protocols/dots.md) or `sau` (the SAU platform's
     /// `name?` / `new` / `move <n> <KIJ...>` format of the Chinese championships).
     #[arg(long, default_value = "gtp", value_parser = ["gtp", "sau"])]
@@ -48,7 +52,12 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
         let geo = Geometry::parse_size(&args.boardsize).map_err(|e| e.to_string())?;
         return run_sau(SauEngine::new(geo, player, move_time));
     }
-    let engine = DotsEngine::new(move_time, args.solve_limit).with_player(player);
+    if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
+        return Err("--solve-time must be in (0, 86400] seconds".into());
+    }
+    let engine = DotsEngine::new(move_time, args.solve_limit)
+        .with_player(player)
+        .with_solve_time(Duration::from_secs_f64(args.solve_time));
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 

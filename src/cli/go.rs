@@ -22,6 +22,10 @@ pub struct GoArgs {
     /// Resign below this win rate (0 never resigns).
     #[arg(long, default_value_t = 0.08)]
     pub resign_threshold: f32,
+    /// Keep searching on the opponent's time after each genmove, until the next command
+    /// (the next search starts from the subtree of the move actually played).
+    #[arg(long)]
+    pub ponder: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -47,6 +51,7 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         seed: args.seed,
         resign_threshold: args.resign_threshold,
     };
-    let engine = GoEngine::new(config, Duration::from_secs_f64(args.move_time));
+    let engine =
+        GoEngine::new(config, Duration::from_secs_f64(args.move_time)).with_ponder(args.ponder);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }

@@ -17,6 +17,10 @@ pub struct OthelloArgs {
     /// Seconds per move when no time control was set with time_settings.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
+    /// Longest time one `solve` command may take, in seconds; then it answers
+    /// `? not solved in T s`.
+    #[arg(long, default_value_t = 60.0)]
+    pub solve_time: f64,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -29,6 +33,9 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
+    if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
+        return Err("--solve-time must be in (0, 86400] seconds".into());
+    }
     let weights = match &args.weights {
         Some(p) => Weights::load(p)?,
         None => Weights::default_weights(),
@@ -37,6 +44,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         weights,
         args.hash_mb,
         Duration::from_secs_f64(args.move_time),
-    );
+    )
+    .with_solve_time(Duration::from_secs_f64(args.solve_time));
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }

@@ -4,11 +4,13 @@ use super::player::Player;
 use super::solver::Solver;
 use super::{Board, EdgeName, Geometry, MoveError};
 use crate::color::Color;
+use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
 use crate::protocol::args::{no_args, one_arg};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::protocol::shared_commands::{
     ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
 };
+use crate::protocol::stream::Stream;
 use crate::search::{StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -16,12 +18,17 @@ use std::time::{Duration, Instant};
 /// 31 edges, take a few seconds; 4x4's 40 take minutes).
 pub const DEFAULT_SOLVE_LIMIT: usize = 31;
 
+/// Default bound of one `solve` (`--solve-time`).
+pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
+
 pub struct DotsEngine {
     board: Board,
     time: TimeManager,
     solve_limit: usize,
     stop: StopToken,
     player: Player,
+    /// Longest time one `solve` may take (`--solve-time`).
+    solve_time: Duration,
 }
 
 impl DotsEngine {
@@ -33,7 +40,14 @@ impl DotsEngine {
             solve_limit,
             stop: StopToken::new(),
             player: Player::Search,
+            solve_time: DEFAULT_SOLVE_TIME,
         }
+    }
+
+    /// Bounds every `solve` by `limit` (`--solve-time`).
+    pub fn with_solve_time(mut self, limit: Duration) -> DotsEngine {
+        self.solve_time = limit;
+        self
     }
 
     /// Lets `player` choose the moves `genmove` answers (the searching player by default).
@@ -98,7 +112,6 @@ fn genmove(e: &mut DotsEngine, args: &[String]) -> Reply {
     let start = Instant::now();
     let undrawn = e.board.legal_edges().count() as u32;
     let (soft, hard) = e.time.budget(color, undrawn / 2 + 1);
-    e.stop.reset();
     let edge = e
         .player
         .choose(&e.board, soft, hard, Some(e.stop.clone()))
@@ -180,19 +193,98 @@ fn loadgame(e: &mut DotsEngine, args: &[String]) -> Reply {
 }
 
 /// `solve`: the exact value for the side to move (future boxes, theirs minus the
-/// opponent's) and a best edge, e.g. `-3 b2-c2`; `? too large` past the limit.
+/// opponent's) and a best edge, e.g. `-3 b2-c2`; `? too large` past the limit, and
+/// `? not solved in T s` when `--solve-time` (or `# interrupt`, `quit`, end of input)
+/// stops it first.
 fn solve(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
     let undrawn = e.board.legal_edges().count();
     if undrawn > e.solve_limit {
         return Err(GtpError::new("too large"));
     }
+    let started = Instant::now();
     let mut s = Solver::new(&e.board, 22).ok_or_else(|| GtpError::new("too large"))?;
+    s.set_limits(Some(e.stop.clone()), started.checked_add(e.solve_time));
     let (v, m) = s.best_move();
+    if s.stopped() {
+        return Err(GtpError::new(format!(
+            "not solved in {:.1} s",
+            started.elapsed().as_secs_f64()
+        )));
+    }
     Ok(match m {
         Some(m) => format!("{v} {}", e.board.edge_name(m)),
         None => v.to_string(),
     })
+}
+
+/// `analyze [color] [interval]`: a stream of `info move ...` lines in the KataGo float
+/// shape (see protocols/dots.md). Within the solve limit each interval continues an exact
+/// solve: once it is done the row carries the exact value in boxes as `scoreLead` and
+/// the win rate 1 / 0.5 / 0; before that, and on larger boards, the row is the timed
+/// player's choice for the interval with the win rate 0.5 (unknown) and no score.
+fn analyze(e: &mut DotsEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let a = analysis::parse_args(args, |s| s.parse::<Color>().is_ok())?;
+    if let Some(c) = &a.color {
+        e.turn(c)?;
+    }
+    if e.board.legal_edges().next().is_none() {
+        return Err(GtpError::new(MoveError::GameOver.to_string()));
+    }
+    let started = Instant::now();
+    let small = e.board.legal_edges().count() <= e.solve_limit;
+    let mut solved: Option<(i32, Option<usize>)> = None;
+    analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
+        if small && solved.is_none() {
+            if let Some(mut s) = Solver::new(&e.board, 22) {
+                // Each attempt restarts; the limit grows with the time already spent.
+                s.set_limits(
+                    Some(stop.clone()),
+                    Some(started + started.elapsed() * 2 + budget),
+                );
+                let r = s.best_move();
+                if !s.stopped() {
+                    solved = Some(r);
+                }
+            }
+        }
+        let (mv, winrate, score) = match solved {
+            Some((v, m)) => (
+                m,
+                match v {
+                    v if v > 0 => 1.0,
+                    v if v < 0 => 0.0,
+                    _ => 0.5,
+                },
+                Some(v as f64),
+            ),
+            None => {
+                let soft = budget.min(started.elapsed().max(budget));
+                let m = e.player.choose(&e.board, soft, soft, Some(stop.clone()));
+                (m, 0.5, None)
+            }
+        };
+        let moves = mv
+            .map(|m| {
+                let name = e.board.edge_name(m).to_string();
+                MoveInfo {
+                    mv: name.clone(),
+                    visits: 1,
+                    winrate,
+                    prior: 1.0,
+                    lcb: winrate,
+                    score_lead: score,
+                    pv: vec![(name, 1)],
+                }
+            })
+            .into_iter()
+            .collect();
+        Snapshot {
+            moves,
+            ownership: None,
+        }
+    });
+    Ok(String::new())
 }
 
 /// `dots_solve_limit N`: the most undrawn edges `solve` accepts.
@@ -220,6 +312,7 @@ static COMMANDS: &[CommandSpec<DotsEngine>] = &[
     CommandSpec::new("time_settings", time_settings),
     CommandSpec::new("kgs-time_settings", kgs_time_settings),
     CommandSpec::new("time_left", time_left),
+    CommandSpec::analysis("analyze", analyze),
 ];
 
 impl GtpEngine for DotsEngine {
@@ -231,6 +324,9 @@ impl GtpEngine for DotsEngine {
     }
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
 }
 

@@ -1,8 +1,7 @@
 //! The Go engine behind GTP version 2: one table of commands, each a small handler that
 //! parses its arguments, changes the game only when the whole command is valid, and answers.
 use crate::protocol::args::{no_args, one_arg, parse_color};
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::board::{valid_size, Board, Move, Point};
 use super::game::{format_score, Game};
@@ -14,6 +13,7 @@ use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::protocol::shared_commands::{kgs_time_settings, time_left, time_settings, Timed};
 use crate::search::time::{parse_count, TimeManager};
+use crate::search::StopToken;
 
 pub const DEFAULT_KOMI: f32 = 7.0;
 pub const DEFAULT_SIZE: usize = 9;
@@ -22,7 +22,10 @@ pub struct GoEngine {
     game: Game,
     player: Player,
     time: TimeManager,
-    stop: AtomicBool,
+    /// The running command's stop token (from the server).
+    stop: StopToken,
+    /// `--ponder`: search on the opponent's time after each of our moves.
+    ponder: bool,
 }
 
 impl GoEngine {
@@ -31,8 +34,15 @@ impl GoEngine {
             game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
             player: Player::new(config),
             time: TimeManager::new(default_move_time),
-            stop: AtomicBool::new(false),
+            stop: StopToken::new(),
+            ponder: false,
         }
+    }
+
+    /// Turns pondering on (`--ponder`).
+    pub fn with_ponder(mut self, on: bool) -> GoEngine {
+        self.ponder = on;
+        self
     }
 
     pub fn game(&self) -> &Game {
@@ -63,18 +73,50 @@ impl GoEngine {
         })
     }
 
+    pub(super) fn stone_statuses(&mut self) -> Vec<(Point, StoneStatus)> {
+        self.player.stone_statuses(&self.game)
+    }
+
+    pub(super) fn stop_token(&self) -> StopToken {
+        self.stop.clone()
+    }
+
+    pub(super) fn player_and_game(&mut self) -> (&mut Player, &Game) {
+        (&mut self.player, &self.game)
+    }
+
+    /// The thinking time the clock gives `color`'s next move.
+    pub(super) fn move_budget(&self, color: Color) -> Duration {
+        self.time.budget(color, estimate_moves_left(&self.game)).0
+    }
+
     fn generate(&mut self, args: &[String], commit: bool, cleanup: bool) -> Reply {
         let [c] = args else {
             return Err(GtpError::syntax());
         };
         let color = parse_color(c)?;
-        let moves_left = estimate_moves_left(&self.game);
-        let (soft, _hard) = self.time.budget(color, moves_left);
-        self.stop = AtomicBool::new(false);
+        let start = Instant::now();
+        self.search_move(color, self.move_budget(color), start, commit, cleanup)
+    }
+
+    /// Searches `time` more for `color` (the move's clock started at `start`), plays the
+    /// move and answers it (`genmove` with analysis lines).
+    pub(super) fn generate_for(&mut self, color: Color, time: Duration, start: Instant) -> Reply {
+        self.search_move(color, time, start, true, false)
+    }
+
+    fn search_move(
+        &mut self,
+        color: Color,
+        soft: Duration,
+        start: Instant,
+        commit: bool,
+        cleanup: bool,
+    ) -> Reply {
         let report = self
             .player
-            .genmove(&self.game, color, Some(soft), &self.stop, cleanup);
-        self.time.spent(color, report.elapsed);
+            .genmove(&self.game, color, Some(soft), self.stop.flag(), cleanup);
+        self.time.spent(color, start.elapsed());
         tracing::info!(
             playouts = report.playouts,
             winrate = report.winrate,
@@ -359,6 +401,20 @@ static COMMANDS: &[CommandSpec<GoEngine>] = &[
     CommandSpec::new("time_left", time_left),
     CommandSpec::new("loadsgf", loadsgf),
     CommandSpec::new("printsgf", printsgf),
+    CommandSpec::new("gogui-analyze_commands", super::gogui::analyze_commands),
+    CommandSpec::new("quartet-ownership", super::gogui::ownership),
+    CommandSpec::new("quartet-best_moves", super::gogui::best_moves),
+    CommandSpec::new("quartet-pv", super::gogui::pv),
+    CommandSpec::new("quartet-dead_stones", super::gogui::dead_stones),
+    CommandSpec::new("quartet-winrate", super::gogui::winrate),
+    CommandSpec::analysis("lz-analyze", super::analysis::lz_analyze),
+    CommandSpec::analysis("kata-analyze", super::analysis::kata_analyze),
+    CommandSpec::analysis("analyze", super::analysis::lz_analyze),
+    CommandSpec::streaming("lz-genmove_analyze", super::analysis::lz_genmove_analyze),
+    CommandSpec::streaming(
+        "kata-genmove_analyze",
+        super::analysis::kata_genmove_analyze,
+    ),
 ];
 
 impl GtpEngine for GoEngine {
@@ -372,6 +428,27 @@ impl GtpEngine for GoEngine {
 
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.player.stop_pondering();
+        self.stop = stop.clone();
+    }
+
+    fn end_command(&mut self, name: &str) {
+        // Think on the opponent's time after our own move, until the next command.
+        if self.ponder
+            && matches!(
+                name,
+                "genmove" | "kgs-genmove_cleanup" | "lz-genmove_analyze" | "kata-genmove_analyze"
+            )
+        {
+            self.player.start_pondering(&self.game);
+        }
+    }
+
+    fn on_quit(&mut self) {
+        self.player.stop_pondering();
     }
 }
 

@@ -28,6 +28,10 @@ const PRIOR_CAPTURE_MANY: f32 = 30.0;
 const PRIOR_PATTERN: f32 = 10.0;
 const PRIOR_DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f32 = 10.0;
+/// Most nodes one tree grows to (48 bytes each: about 200 MB). Past it, leaves are no
+/// longer expanded and simulations start their playouts there: a 10-minute move or an
+/// hour of analysis must not exhaust memory.
+const MAX_NODES: usize = 1 << 22;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -35,6 +39,9 @@ struct Node {
     visits: u32,
     /// Wins for the player who made `mv`.
     wins: f32,
+    /// Sum of the final area margins (Black minus White, komi included) of the
+    /// simulations through this node, for the score estimate.
+    black_margin: f32,
     rave_visits: u32,
     rave_wins: f32,
     prior_visits: f32,
@@ -50,6 +57,7 @@ impl Node {
             mv,
             visits: 0,
             wins: 0.0,
+            black_margin: 0.0,
             rave_visits: 0,
             rave_wins: 0.0,
             prior_visits: 0.0,
@@ -81,6 +89,10 @@ pub struct MoveStats {
     pub mv: Move,
     pub visits: u32,
     pub wins: f32,
+    /// Sum of final margins, Black minus White (see [`MoveStats::black_margin`]).
+    pub margin_sum: f32,
+    /// The prior knowledge's win estimate for this move (virtual wins / virtual visits).
+    pub prior: f32,
 }
 
 impl MoveStats {
@@ -108,8 +120,10 @@ pub struct Tree {
     history: Vec<u64>,
     rng: SmallRng,
     amaf: Box<Amaf>,
-    /// Ownership counts from playouts (black-owned count per point) for dead-stone estimates.
+    /// Ownership counts from playouts (black- and white-owned counts per point) for
+    /// dead-stone estimates and the ownership map.
     owner_black: Vec<u32>,
+    owner_white: Vec<u32>,
     owner_samples: u32,
 }
 
@@ -124,6 +138,7 @@ impl Tree {
             rng: SmallRng::seed_from_u64(seed),
             amaf: Box::new(Amaf::new()),
             owner_black: vec![0; super::board::MAX_POINTS],
+            owner_white: vec![0; super::board::MAX_POINTS],
             owner_samples: 0,
         };
         t.nodes.push(Node::new(Move::Pass));
@@ -162,6 +177,7 @@ impl Tree {
         self.root_board = board.clone();
         self.history = history.to_vec();
         self.owner_black.iter_mut().for_each(|x| *x = 0);
+        self.owner_white.iter_mut().for_each(|x| *x = 0);
         self.owner_samples = 0;
         self.filter_root_superko();
     }
@@ -241,7 +257,9 @@ impl Tree {
         loop {
             let node = self.nodes[idx];
             if !node.expanded {
-                if (node.visits >= EXPAND_VISITS || idx == 0) && passes < 2 {
+                if (node.visits >= EXPAND_VISITS && self.nodes.len() < MAX_NODES || idx == 0)
+                    && passes < 2
+                {
                     self.expand(idx, &board);
                 } else {
                     break;
@@ -273,8 +291,8 @@ impl Tree {
             playout::run(&mut board, true, &mut self.rng, Some(&mut self.amaf))
         };
         self.record_ownership(&board);
-        let black_wins = balance as f32 - self.komi > 0.0;
-        self.backup(&path[..depth], black_wins);
+        let margin = balance as f32 - self.komi;
+        self.backup(&path[..depth], margin);
     }
 
     fn record_ownership(&mut self, board: &Board) {
@@ -296,8 +314,10 @@ impl Tree {
                     }
                 }
             };
-            if owner == Some(Color::Black) {
-                self.owner_black[p] += 1;
+            match owner {
+                Some(Color::Black) => self.owner_black[p] += 1,
+                Some(Color::White) => self.owner_white[p] += 1,
+                None => {}
             }
         }
     }
@@ -311,7 +331,54 @@ impl Tree {
         }
     }
 
-    fn backup(&mut self, path: &[u32], black_wins: bool) {
+    /// Ownership of `p` in [-1, 1]: +1 when every playout ended with it Black's, -1 White's.
+    pub fn ownership(&self, p: Point) -> f32 {
+        if self.owner_samples == 0 {
+            0.0
+        } else {
+            (self.owner_black[p] as f32 - self.owner_white[p] as f32) / self.owner_samples as f32
+        }
+    }
+
+    /// Mean final margin (Black minus White, komi included) over the root's simulations.
+    pub fn root_black_margin(&self) -> f32 {
+        let root = &self.nodes[0];
+        if root.visits == 0 {
+            0.0
+        } else {
+            root.black_margin / root.visits as f32
+        }
+    }
+
+    /// The most visited line after root move `first` (itself included), at most `len`
+    /// moves, with each move's visits.
+    pub fn principal_variation(&self, first: Move, len: usize) -> Vec<(Move, u32)> {
+        let mut out = Vec::new();
+        let root = self.nodes[0];
+        let kids =
+            root.first_child as usize..(root.first_child as usize + root.n_children as usize);
+        let Some(mut idx) = kids.into_iter().find(|&k| self.nodes[k].mv == first) else {
+            return out;
+        };
+        loop {
+            let n = self.nodes[idx];
+            if n.visits == 0 || out.len() >= len {
+                break;
+            }
+            out.push((n.mv, n.visits));
+            if !n.expanded || n.n_children == 0 {
+                break;
+            }
+            let f = n.first_child as usize;
+            idx = (f..f + n.n_children as usize)
+                .max_by_key(|&k| self.nodes[k].visits)
+                .unwrap_or(f);
+        }
+        out
+    }
+
+    fn backup(&mut self, path: &[u32], margin: f32) {
+        let black_wins = margin > 0.0;
         let root_color = self.root_board.to_move();
         for (d, &i) in path.iter().enumerate() {
             let i = i as usize;
@@ -324,6 +391,7 @@ impl Tree {
             let mover_won = (to_move.opponent() == Color::Black) == black_wins;
             let node = &mut self.nodes[i];
             node.visits += 1;
+            node.black_margin += margin;
             if mover_won {
                 node.wins += 1.0;
             }
@@ -499,9 +567,37 @@ impl Tree {
                     mv: n.mv,
                     visits: n.visits,
                     wins: n.wins,
+                    margin_sum: n.black_margin,
+                    prior: if n.prior_visits > 0.0 {
+                        n.prior_wins / n.prior_visits
+                    } else {
+                        0.5
+                    },
                 }
             })
             .filter(|s| s.visits > 0 || root.n_children == 1)
+            .collect();
+        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
+        v
+    }
+
+    /// Every root move (unvisited ones too, for `minmoves`), most visited first.
+    pub fn all_root_stats(&self) -> Vec<MoveStats> {
+        let root = self.nodes[0];
+        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
+            .map(|i| self.nodes[root.first_child as usize + i])
+            .filter(|n| n.prior_visits < 1e8) // superko repeats carry a hopeless prior
+            .map(|n| MoveStats {
+                mv: n.mv,
+                visits: n.visits,
+                wins: n.wins,
+                margin_sum: n.black_margin,
+                prior: if n.prior_visits > 0.0 {
+                    n.prior_wins / n.prior_visits
+                } else {
+                    0.5
+                },
+            })
             .collect();
         v.sort_by_key(|s| std::cmp::Reverse(s.visits));
         v

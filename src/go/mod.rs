@@ -1,7 +1,9 @@
 //! Go: rules, scoring, SGF, Monte-Carlo tree search and the GTP front end.
+pub mod analysis;
 pub mod bench;
 pub mod board;
 pub mod game;
+pub mod gogui;
 pub mod gtp;
 pub mod handicap;
 pub mod ladder;
@@ -9,4 +11,5 @@ pub mod mcts;
 pub mod patterns;
 pub mod player;
 pub mod playout;
+pub mod seki;
 pub mod sgf;

@@ -4,6 +4,7 @@
 //! Thread contract: `genmove` blocks the calling thread until the search ends, which is at
 //! the earliest of the playout limit, the soft deadline, or the stop flag being set.
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Move, Point};
@@ -62,7 +63,20 @@ pub struct Player {
     /// Game moves when the trees' roots were set, to find what was played since.
     root_moves: Vec<(Color, Move)>,
     searches: u64,
+    /// The background search between commands (`--ponder`): it owns the trees until
+    /// [`Player::stop_pondering`] takes them back.
+    ponder: Option<Ponder>,
 }
+
+/// A running ponder: its stop flag and the thread that hands the trees back.
+struct Ponder {
+    stop: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<Vec<Tree>>,
+}
+
+/// Longest ponder (the same bound as the longest move): a forgotten engine stops using
+/// the machine.
+const MAX_PONDER: Duration = crate::search::time::MAX_MOVE_TIME;
 
 /// Playouts used for dead-stone estimation when no search ran recently.
 const SCORING_PLAYOUTS: u64 = 3000;
@@ -76,11 +90,59 @@ impl Player {
             trees: Vec::new(),
             root_moves: Vec::new(),
             searches: 0,
+            ponder: None,
         }
     }
 
     pub fn config(&self) -> &PlayerConfig {
         &self.config
+    }
+
+    /// Starts searching `game`'s position (the opponent to move, after our `genmove`) on
+    /// a background thread until [`Player::stop_pondering`]. The trees move to that
+    /// thread and come back grown, so the next search starts from the subtree of the move
+    /// the opponent actually played.
+    pub fn start_pondering(&mut self, game: &Game) {
+        self.stop_pondering();
+        if self.config.playouts.is_some() {
+            // Fixed playouts are for reproducible play; pondering would change the trees.
+            return;
+        }
+        let board = game.board().clone();
+        self.prepare_trees(game, &board);
+        let mut trees = std::mem::take(&mut self.trees);
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let limits = Limits {
+                playouts: None,
+                deadline: Some(Instant::now() + MAX_PONDER),
+                stop: &flag,
+            };
+            std::thread::scope(|s| {
+                for t in trees.iter_mut() {
+                    let limits = &limits;
+                    s.spawn(move || t.search(limits));
+                }
+            });
+            trees
+        });
+        self.ponder = Some(Ponder { stop, handle });
+    }
+
+    /// Stops a running ponder and takes its trees back (a few milliseconds: the
+    /// searches poll the flag every simulation). Without one, does nothing.
+    pub fn stop_pondering(&mut self) {
+        if let Some(p) = self.ponder.take() {
+            p.stop.store(true, Ordering::Relaxed);
+            match p.handle.join() {
+                Ok(trees) => self.trees = trees,
+                Err(_) => {
+                    tracing::error!("ponder thread panicked; starting new trees");
+                    self.reset();
+                }
+            }
+        }
     }
 
     /// Forgets the search trees (new game, board size or komi change).
@@ -95,6 +157,14 @@ impl Player {
         let since: Option<Vec<Move>> = (moves.len() >= self.root_moves.len()
             && moves[..self.root_moves.len()] == self.root_moves[..])
             .then(|| moves[self.root_moves.len()..].iter().map(|m| m.1).collect());
+        let unchanged = since.as_ref().is_some_and(|s| s.is_empty())
+            && self.trees.first().is_some_and(|t| {
+                t.root_board().hash() == board.hash() && t.root_board().to_move() == board.to_move()
+            });
+        if self.trees.len() == threads && unchanged {
+            // Same position (analysis steps, a genmove after analysis): keep searching it.
+            return;
+        }
         if self.trees.len() != threads || since.is_none() {
             self.trees = (0..threads)
                 .map(|i| {
@@ -146,6 +216,46 @@ impl Player {
                     Some(a) => {
                         a.visits += s.visits;
                         a.wins += s.wins;
+                        a.margin_sum += s.margin_sum;
+                    }
+                    None => all.push(s),
+                }
+            }
+        }
+        all.sort_by_key(|s| std::cmp::Reverse(s.visits));
+        all
+    }
+
+    /// Searches the position for `budget` (or until `stop`), keeping the trees, for live
+    /// analysis. Returns the playouts run.
+    pub fn analyze_step(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Duration,
+        stop: &AtomicBool,
+    ) -> u64 {
+        let mut board = game.board().clone();
+        board.set_to_move(color);
+        self.prepare_trees(game, &board);
+        self.run_search(Some(Instant::now() + budget), stop)
+    }
+
+    /// The search trees (one per thread), for reporting.
+    pub fn trees(&self) -> &[Tree] {
+        &self.trees
+    }
+
+    /// Every root move summed over the trees, unvisited ones included, most visited first.
+    pub fn all_root_stats(&self) -> Vec<MoveStats> {
+        let mut all: Vec<MoveStats> = Vec::new();
+        for t in &self.trees {
+            for s in t.all_root_stats() {
+                match all.iter_mut().find(|a| a.mv == s.mv) {
+                    Some(a) => {
+                        a.visits += s.visits;
+                        a.wins += s.wins;
+                        a.margin_sum += s.margin_sum;
                     }
                     None => all.push(s),
                 }
@@ -269,10 +379,10 @@ impl Player {
             } else {
                 1.0 - black
             };
-            let status = if own < 1.0 - DEAD_OWNERSHIP {
-                StoneStatus::Dead
-            } else if own < DEAD_OWNERSHIP && shares_neutral_liberty(&board, p) {
+            let status = if super::seki::in_seki(&board, p) {
                 StoneStatus::Seki
+            } else if own < 1.0 - DEAD_OWNERSHIP {
+                StoneStatus::Dead
             } else {
                 StoneStatus::Alive
             };
@@ -296,22 +406,4 @@ impl Player {
     pub fn request_stop(stop: &AtomicBool) {
         stop.store(true, Ordering::Relaxed);
     }
-}
-
-/// Whether the string at `p` has a liberty that also touches the other colour.
-fn shares_neutral_liberty(b: &Board, p: Point) -> bool {
-    let Some(c) = b.stone(p) else { return false };
-    let mut found = false;
-    b.for_each_stone(p, |s| {
-        for n in b.neighbors(s) {
-            if b.is_empty(n)
-                && b.neighbors(n)
-                    .iter()
-                    .any(|&m| b.stone(m) == Some(c.opponent()))
-            {
-                found = true;
-            }
-        }
-    });
-    found
 }

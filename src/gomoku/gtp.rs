@@ -8,11 +8,13 @@ use super::board::{valid_size, Point, Rule, DEFAULT_SIZE};
 use super::game::{Game, Outcome};
 use super::search::{SearchConfig, Searcher};
 use crate::color::Color;
+use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::protocol::shared_commands::{
     ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
 };
+use crate::protocol::stream::Stream;
 use crate::search::time::{parse_count, TimeManager};
 use crate::search::{Deadline, Limits, StopToken};
 
@@ -20,6 +22,8 @@ pub struct GomokuEngine {
     game: Game,
     searcher: Searcher,
     time: TimeManager,
+    /// The running command's stop token (from the server).
+    stop: StopToken,
 }
 
 impl GomokuEngine {
@@ -28,6 +32,7 @@ impl GomokuEngine {
             game: Game::new(DEFAULT_SIZE, Rule::Freestyle),
             searcher: Searcher::new(config),
             time: TimeManager::new(default_move_time),
+            stop: StopToken::new(),
         }
     }
 
@@ -57,7 +62,7 @@ impl GomokuEngine {
         }
         let empty = self.game.size() * self.game.size() - self.game.move_count();
         let (soft, hard) = self.time.budget(color, (empty as u32 / 2).clamp(10, 60));
-        let limits = Limits::new(Deadline::after(soft, hard), None, StopToken::new());
+        let limits = Limits::new(Deadline::after(soft, hard), None, self.stop.clone());
         let report = self.searcher.search(self.game.board_mut(), color, &limits);
         self.time.spent(color, report.elapsed);
         tracing::info!(
@@ -77,6 +82,41 @@ impl GomokuEngine {
         }
         Ok(text)
     }
+}
+
+/// `analyze [color] [interval]`: a stream of `info move ...` lines in the KataGo float
+/// shape (see protocols/gomoku.md): each interval runs one search of the position; the row
+/// is its move with the nodes as `visits`, and the win rate 1 for a proven win (a five,
+/// VCF or VCT), else 0.5 (unknown): the evaluation is not a probability.
+fn analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let a = analysis::parse_args(args, |s| parse_color(s).is_ok())?;
+    let color = match &a.color {
+        Some(c) => parse_color(c)?,
+        None => e.game.to_move(),
+    };
+    if e.game.outcome().is_some() {
+        return Err(GtpError::new("game is over"));
+    }
+    analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
+        let limits = Limits::new(Deadline::after(budget, budget), None, stop.clone());
+        let report = e.searcher.search(e.game.board_mut(), color, &limits);
+        let proven = matches!(report.source, "win" | "vcf" | "vct");
+        let winrate = if proven { 1.0 } else { 0.5 };
+        let mv = format_vertex(Some(e.game.board().col_row(report.best)));
+        Snapshot {
+            moves: vec![MoveInfo {
+                mv: mv.clone(),
+                visits: report.nodes,
+                winrate,
+                prior: 1.0,
+                lcb: winrate,
+                score_lead: None,
+                pv: vec![(mv, report.nodes)],
+            }],
+            ownership: None,
+        }
+    });
+    Ok(String::new())
 }
 
 fn boardsize(e: &mut GomokuEngine, args: &[String]) -> Reply {
@@ -275,6 +315,7 @@ static COMMANDS: &[CommandSpec<GomokuEngine>] = &[
     CommandSpec::new("time_settings", time_settings),
     CommandSpec::new("kgs-time_settings", kgs_time_settings),
     CommandSpec::new("time_left", time_left),
+    CommandSpec::analysis("analyze", analyze),
     CommandSpec::new("gogui-rules_game_id", rules_game_id),
     CommandSpec::new("gogui-rules_board_size", rules_board_size),
     CommandSpec::new("gogui-rules_board", rules_board),
@@ -294,6 +335,9 @@ impl GtpEngine for GomokuEngine {
 
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
 }
 

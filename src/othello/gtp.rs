@@ -10,11 +10,13 @@ use super::board::{move_list, Board};
 use super::eval::Weights;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
+use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
 use crate::protocol::args::{no_args, one_arg};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::protocol::shared_commands::{
     ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
 };
+use crate::protocol::stream::Stream;
 use crate::search::{Deadline, Limits, StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -58,6 +60,8 @@ pub struct OthelloEngine {
     searcher: Searcher,
     time: TimeManager,
     stop: StopToken,
+    /// Longest time one `solve` may take (`--solve-time`).
+    solve_time: Duration,
 }
 
 impl OthelloEngine {
@@ -68,7 +72,14 @@ impl OthelloEngine {
             searcher: Searcher::new(weights, hash_mb),
             time: TimeManager::new(move_time),
             stop: StopToken::new(),
+            solve_time: DEFAULT_SOLVE_TIME,
         }
+    }
+
+    /// Bounds every `solve` by `limit` (`--solve-time`).
+    pub fn with_solve_time(mut self, limit: Duration) -> OthelloEngine {
+        self.solve_time = limit;
+        self
     }
 
     fn reset(&mut self, state: State) {
@@ -97,6 +108,9 @@ impl GtpEngine for OthelloEngine {
     }
     fn commands() -> &'static [CommandSpec<Self>] {
         COMMANDS
+    }
+    fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.stop = stop.clone();
     }
 }
 
@@ -160,7 +174,6 @@ fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
     let started = Instant::now();
     let empties = st.board.empties().count_ones();
     let (soft, hard) = e.time.budget(color, empties.div_ceil(2).max(1));
-    e.stop.reset();
     let limits = Limits::new(
         Deadline::starting_at(started, soft, hard),
         None,
@@ -345,10 +358,13 @@ fn setboard(e: &mut OthelloEngine, args: &[String]) -> Reply {
 /// multiplies the time by about 3 (FFO #49, 26 empties, takes 18 s; 36 would be days).
 const SOLVE_MAX_EMPTIES: u32 = 36;
 
+/// Default bound of one `solve` (`--solve-time`).
+pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
+
 /// `solve`: exact final disc difference for the side to move and a best move, e.g.
-/// `a2 +38`. Blocks until solved (no time limit: the caller chose the position), so
-/// positions with more than `SOLVE_MAX_EMPTIES` empty squares are refused rather than
-/// left to hang the engine.
+/// `a2 +38`. Positions with more than `SOLVE_MAX_EMPTIES` empty squares are refused; the
+/// others are bounded by `--solve-time` (and `# interrupt`, `quit`, end of input), after
+/// which the answer is `? not solved in T s`.
 fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
     let b = e.state.board;
@@ -358,11 +374,65 @@ fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
             "too many empty squares to solve ({empties}, at most {SOLVE_MAX_EMPTIES})"
         )));
     }
-    e.stop.reset();
-    e.searcher.solver.set_limits(e.stop.clone(), None);
+    let started = Instant::now();
+    e.searcher
+        .solver
+        .set_limits(e.stop.clone(), started.checked_add(e.solve_time));
     let r = e.searcher.solver.solve(&b);
+    if e.searcher.solver.was_aborted() {
+        return Err(GtpError::new(format!(
+            "not solved in {:.1} s",
+            started.elapsed().as_secs_f64()
+        )));
+    }
     let mv = r.best.map(square_name).unwrap_or_else(|| "pass".into());
     Ok(format!("{mv} {:+}", r.score))
+}
+
+/// `analyze [color] [interval]`: a stream of `info move ...` lines in the KataGo float
+/// shape (see protocols/othello.md). Each interval runs one more search of the position
+/// (the transposition table carries over, so they deepen); the row is the best move with
+/// the nodes searched as `visits`, the score in discs as `scoreLead`, and the win rate 1 /
+/// 0 / 0.5 when the result is exact, else a logistic of the disc score.
+fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let a = analysis::parse_args(args, |s| s.parse::<Color>().is_ok())?;
+    let st = e.state;
+    if let Some(c) = &a.color {
+        if color_arg(c)? != st.to_move {
+            return Err(GtpError::new(format!("it is {}'s turn", st.to_move)));
+        }
+    }
+    analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
+        let limits = Limits::new(Deadline::after(budget, budget), None, stop.clone());
+        let found = e.searcher.think(&st.board, &limits, 60);
+        let discs = found.score as f64 / DISC as f64;
+        let winrate = if found.exact {
+            match found.score {
+                s if s > 0 => 1.0,
+                s if s < 0 => 0.0,
+                _ => 0.5,
+            }
+        } else {
+            1.0 / (1.0 + (-discs / 8.0).exp())
+        };
+        let mv = found
+            .best
+            .map(|s| square_name(s).to_ascii_uppercase())
+            .unwrap_or_else(|| "pass".into());
+        Snapshot {
+            moves: vec![MoveInfo {
+                mv: mv.clone(),
+                visits: found.nodes,
+                winrate,
+                prior: 1.0,
+                lcb: winrate,
+                score_lead: Some(discs),
+                pv: vec![(mv, found.nodes)],
+            }],
+            ownership: None,
+        }
+    });
+    Ok(String::new())
 }
 
 /// Evaluation of the side to move in discs (a debugging aid for the weights).
@@ -396,6 +466,7 @@ static COMMANDS: &[CommandSpec<OthelloEngine>] = &[
     CommandSpec::new("setboard", setboard),
     CommandSpec::new("solve", solve),
     CommandSpec::new("othello-eval", eval_cmd),
+    CommandSpec::analysis("analyze", analyze),
 ];
 
 impl Timed for OthelloEngine {

@@ -1,4 +1,6 @@
 //! What a game engine provides to the shared GTP server.
+use super::stream::Stream;
+use crate::search::StopToken;
 
 /// One parsed command line: `[id] name args...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,33 +35,97 @@ pub enum Flow {
 /// A handler receives the engine and the command's arguments.
 pub type Handler<E> = fn(&mut E, &[String]) -> Reply;
 
+/// A handler that writes part of its answer while it runs (analysis lines). It calls
+/// [`Stream::begin`] once its arguments are valid; what it returns is the answer's last
+/// line (`play D4`) or empty. Returning an error before `begin` is an ordinary `? error`.
+pub type StreamHandler<E> = fn(&mut E, &[String], &mut Stream<'_>) -> Reply;
+
+/// How the server runs one command.
+pub enum Run<E: 'static> {
+    /// Answered once, when the handler returns.
+    Plain(Handler<E>),
+    /// Streams lines while it runs. `ends_on_input`: any new input line stops it (the
+    /// `lz-analyze` family); otherwise it is an ordinary command that only streams
+    /// (`lz-genmove_analyze`), stopped like `genmove` by `# interrupt`, `quit` or EOF.
+    Stream {
+        handler: StreamHandler<E>,
+        ends_on_input: bool,
+    },
+}
+
 /// One row of an engine's command table. Dispatch, `list_commands` and `known_command`
 /// all read the same table, so they cannot disagree.
 pub struct CommandSpec<E: 'static> {
     pub name: &'static str,
-    pub handler: Handler<E>,
+    pub run: Run<E>,
 }
 
 impl<E: 'static> CommandSpec<E> {
     /// One table row; `const` so tables stay `static`.
     pub const fn new(name: &'static str, handler: Handler<E>) -> CommandSpec<E> {
-        CommandSpec { name, handler }
+        CommandSpec {
+            name,
+            run: Run::Plain(handler),
+        }
+    }
+
+    /// An analysis stream that ends when the next input line arrives.
+    pub const fn analysis(name: &'static str, handler: StreamHandler<E>) -> CommandSpec<E> {
+        CommandSpec {
+            name,
+            run: Run::Stream {
+                handler,
+                ends_on_input: true,
+            },
+        }
+    }
+
+    /// A command that streams lines but ends on its own (a `genmove` with analysis).
+    pub const fn streaming(name: &'static str, handler: StreamHandler<E>) -> CommandSpec<E> {
+        CommandSpec {
+            name,
+            run: Run::Stream {
+                handler,
+                ends_on_input: false,
+            },
+        }
+    }
+
+    pub fn ends_on_input(&self) -> bool {
+        matches!(
+            self.run,
+            Run::Stream {
+                ends_on_input: true,
+                ..
+            }
+        )
     }
 }
 
 /// A game engine behind the GTP framing.
 ///
-/// Contract: `commands()` is called once; every handler runs on the dispatcher thread and may
-/// block only for as long as the command itself needs (e.g. `genmove` blocks until its search
-/// ends, bounded by the engine's hard deadline). The administrative commands
-/// (`protocol_version`, `name`, `version`, `known_command`, `list_commands`, `quit`) are
-/// answered by the server itself.
+/// Contract: `commands()` is called once; every handler runs on the dispatcher thread, one
+/// at a time and in input order. A searching handler blocks the dispatcher (not the input
+/// reader) until its search ends, which must happen promptly once the command's
+/// [`StopToken`] (given by [`GtpEngine::begin_command`]) is stopped: the server stops it on
+/// `# interrupt`, on `quit` or end of input, and, for analysis streams, on any new input
+/// line. The administrative commands (`protocol_version`, `name`, `version`,
+/// `known_command`, `list_commands`, `quit`) are answered by the server itself.
 pub trait GtpEngine: Send + 'static {
     fn name(&self) -> &str;
     fn version(&self) -> &str;
     fn commands() -> &'static [CommandSpec<Self>]
     where
         Self: Sized;
+
+    /// Called on the dispatcher thread before each command of the engine's table runs,
+    /// with that command's name and stop token. Engines keep the token for their searches;
+    /// an engine that ponders stops its background search here. Must not block for long.
+    fn begin_command(&mut self, _name: &str, _stop: &StopToken) {}
+
+    /// Called after each command of the engine's table has been answered (the answer is
+    /// already flushed): a pondering engine starts thinking here. Must not block.
+    fn end_command(&mut self, _name: &str) {}
 
     /// Called once when the server stops (after `quit` is answered, or at EOF on input),
     /// on the dispatcher thread. Engines with worker threads stop and join them here.

@@ -1,5 +1,6 @@
 //! The GTP framing shared by all four games: parsing command lines, formatting answers,
 //! a command table per engine, and the stdin/stdout server loop. No game knowledge lives here.
+pub mod analysis;
 pub mod answer;
 pub mod args;
 pub mod coords;
@@ -7,6 +8,8 @@ pub mod engine;
 pub mod framing;
 pub mod server;
 pub mod shared_commands;
+pub mod stream;
 
-pub use engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Handler, Reply};
+pub use engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Handler, Reply, Run};
 pub use server::{run_stdio, serve};
+pub use stream::Stream;

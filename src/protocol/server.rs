@@ -5,16 +5,26 @@
 //!   channel. It never holds more than [`MAX_LINE`] bytes of one line: a longer line is
 //!   drained up to its LF and replaced by a "too long" marker carrying its first bytes (to
 //!   echo the id). So binary garbage costs bounded memory and never stalls the loop.
+//!   Every line it forwards carries a fresh [`StopToken`] for the command it holds; the
+//!   reader keeps the tokens of the commands not yet answered, so while a search runs it
+//!   can still act on input (the only input-side effects on a running command):
+//!   - the line `# interrupt` (GoGui's convention) stops the latest command sent; GTP
+//!     ignores comment lines, so it gets no answer of its own;
+//!   - any line after an analysis command (`lz-analyze` ...) stops that stream;
+//!   - `quit` and end of input stop every command not yet answered, so the process exits
+//!     within one search poll (well under 0.5 s) whatever runs.
 //! - one **dispatcher** on a blocking thread (`spawn_blocking`) owns the engine and the
-//!   output. It parses each line, runs the handler (which may block, e.g. `genmove` for as
-//!   long as its search is allowed), writes the answer and flushes it. Because it is off the
-//!   async workers, a long handler never starves the reader.
+//!   output. It parses each line, runs the handler (which blocks for as long as its search
+//!   is allowed or until its token stops), writes the answer and flushes it. Answers come
+//!   in input order: a command pipelined behind `genmove` is answered after it. Because the
+//!   dispatcher is off the async workers, a long handler never starves the reader.
 //! - the server itself answers the administrative commands from [`ADMIN_COMMANDS`]; the
 //!   engine's table provides the rest. Dispatch, `known_command` and `list_commands` read
 //!   the same tables, so they cannot disagree.
 //!
 //! A panicking handler is a bug, but it must not kill a game in progress: the panic is
 //! caught, answered with `? internal error` and logged (the engine state may be suspect).
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -22,8 +32,10 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
 
 use super::answer::format_reply;
-use super::engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Reply};
+use super::engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Reply, Run};
 use super::framing::{leading_id, parse_line};
+use super::stream::Stream;
+use crate::search::StopToken;
 
 /// Longest accepted command line, in bytes (without its LF).
 pub const MAX_LINE: usize = 1 << 20;
@@ -34,15 +46,33 @@ const CHANNEL_LINES: usize = 16;
 /// How many bytes of an over-long line are kept to find its id.
 const PREFIX_KEEP: usize = 64;
 
-/// Commands the server answers itself, in `list_commands` order.
-pub const ADMIN_COMMANDS: [&str; 6] = [
+/// Commands the server answers itself, in `list_commands` order. `gogui-interrupt` tells
+/// GoGui that the `# interrupt` line works (for every engine); as a command it does nothing.
+/// `cputime` is the process's CPU seconds (all threads), which gogui-twogtp reads.
+pub const ADMIN_COMMANDS: [&str; 8] = [
     "protocol_version",
     "name",
     "version",
     "known_command",
     "list_commands",
     "quit",
+    "gogui-interrupt",
+    "cputime",
 ];
+
+/// CPU seconds used by this process so far (user plus system, every thread).
+pub fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+/// The interrupt line GoGui sends while it waits for an answer (its Stop button).
+pub const INTERRUPT_LINE: &str = "# interrupt";
 
 /// One framed input line.
 enum Line {
@@ -50,9 +80,84 @@ enum Line {
     TooLong { prefix: Vec<u8> },
 }
 
-/// Reads `input` until EOF (or until the dispatcher hangs up), sending one [`Line`] per LF.
-/// A final line without LF is still a line. Read errors end the input like EOF.
-async fn read_lines<R: AsyncRead + Unpin>(mut input: R, tx: mpsc::Sender<Line>, cap: usize) {
+/// A line on its way to the dispatcher with the stop token of the command it holds.
+struct Job {
+    line: Line,
+    stop: StopToken,
+}
+
+/// The reader's view of the commands sent but not yet answered (at most the channel's
+/// capacity plus the one running and the one being sent, so a short queue suffices).
+struct Pending {
+    /// Oldest first: (token, whether the command is an analysis stream).
+    tokens: VecDeque<(StopToken, bool)>,
+    /// Names of the engine's commands that end on new input.
+    analysis: Vec<&'static str>,
+}
+
+impl Pending {
+    fn new(analysis: Vec<&'static str>) -> Pending {
+        Pending {
+            tokens: VecDeque::new(),
+            analysis,
+        }
+    }
+
+    /// Acts on one framed line; returns the job to forward, if any.
+    fn admit(&mut self, line: Line) -> Option<Job> {
+        if let Line::Text(bytes) = &line {
+            if is_interrupt(bytes) {
+                if let Some((t, _)) = self.tokens.back() {
+                    t.stop();
+                }
+                return None;
+            }
+        }
+        // A new line (even a blank one, as KataGo does) ends an analysis stream.
+        if let Some((t, true)) = self.tokens.back() {
+            t.stop();
+        }
+        let (quit, analysis) = match &line {
+            Line::Text(bytes) => match parse_line(bytes) {
+                Some(Ok(cmd)) => (
+                    cmd.name == "quit",
+                    self.analysis.contains(&cmd.name.as_str()),
+                ),
+                _ => (false, false),
+            },
+            Line::TooLong { .. } => (false, false),
+        };
+        if quit {
+            self.stop_all();
+        }
+        let stop = StopToken::new();
+        // Tokens the dispatcher has dropped belong to answered commands.
+        self.tokens.retain(|(t, _)| t.is_shared());
+        self.tokens.push_back((stop.clone(), analysis));
+        Some(Job { line, stop })
+    }
+
+    fn stop_all(&self) {
+        for (t, _) in &self.tokens {
+            t.stop();
+        }
+    }
+}
+
+/// Whether a raw line is GoGui's interrupt comment (surrounding blanks and CR allowed).
+fn is_interrupt(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok_and(|s| s.trim() == INTERRUPT_LINE)
+}
+
+/// Reads `input` until EOF (or until the dispatcher hangs up), sending one [`Job`] per LF.
+/// A final line without LF is still a line. Read errors end the input like EOF, and end
+/// of input stops every command not yet answered.
+async fn read_lines<R: AsyncRead + Unpin>(
+    mut input: R,
+    tx: mpsc::Sender<Job>,
+    cap: usize,
+    mut pending: Pending,
+) {
     let mut buf = vec![0u8; 64 * 1024];
     let mut line: Vec<u8> = Vec::new();
     let mut too_long = false;
@@ -94,8 +199,10 @@ async fn read_lines<R: AsyncRead + Unpin>(mut input: R, tx: mpsc::Sender<Line>, 
                     } else {
                         Line::Text(std::mem::take(&mut line))
                     };
-                    if tx.send(msg).await.is_err() {
-                        return;
+                    if let Some(job) = pending.admit(msg) {
+                        if tx.send(job).await.is_err() {
+                            return;
+                        }
                     }
                     chunk = &chunk[skip..];
                 }
@@ -110,9 +217,11 @@ async fn read_lines<R: AsyncRead + Unpin>(mut input: R, tx: mpsc::Sender<Line>, 
     } else {
         None
     };
-    if let Some(msg) = last {
-        let _ = tx.send(msg).await;
+    if let Some(job) = last.and_then(|msg| pending.admit(msg)) {
+        pending.stop_all();
+        let _ = tx.send(job).await;
     }
+    pending.stop_all();
 }
 
 fn known<E: GtpEngine>(table: &[CommandSpec<E>], name: &str) -> bool {
@@ -130,8 +239,14 @@ fn list<E: GtpEngine>(table: &[CommandSpec<E>]) -> String {
 }
 
 /// Runs one parsed command: administrative commands first, then the engine's table.
-/// Blocks for as long as the handler does.
-pub fn execute<E: GtpEngine>(engine: &mut E, cmd: &Command) -> (Reply, Flow) {
+/// Blocks for as long as the handler does. A streaming command writes its whole answer to
+/// `out` itself; the reply returned is then `None`.
+pub fn execute<E: GtpEngine>(
+    engine: &mut E,
+    cmd: &Command,
+    stop: &StopToken,
+    out: &mut dyn Write,
+) -> io::Result<(Option<Reply>, Flow)> {
     let table = E::commands();
     let reply = match cmd.name.as_str() {
         "protocol_version" => Ok("2".to_string()),
@@ -142,40 +257,63 @@ pub fn execute<E: GtpEngine>(engine: &mut E, cmd: &Command) -> (Reply, Flow) {
             _ => Err(GtpError::syntax()),
         },
         "list_commands" => Ok(list(table)),
-        "quit" => return (Ok(String::new()), Flow::Quit),
+        "gogui-interrupt" => Ok(String::new()),
+        "cputime" => match cmd.args.as_slice() {
+            [] => Ok(format!("{:.3}", cpu_seconds())),
+            _ => Err(GtpError::syntax()),
+        },
+        "quit" => return Ok((Some(Ok(String::new())), Flow::Quit)),
         name => match table.iter().find(|c| c.name == name) {
             None => Err(GtpError::new("unknown command")),
             Some(spec) => {
-                let handler = spec.handler;
-                match catch_unwind(AssertUnwindSafe(|| handler(engine, &cmd.args))) {
-                    Ok(reply) => reply,
-                    Err(panic) => {
-                        let what = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_default();
-                        tracing::error!(
-                            command = name,
-                            args = ?cmd.args,
-                            "handler panicked ({what}); engine state may be inconsistent"
-                        );
-                        Err(GtpError::new("internal error"))
+                engine.begin_command(spec.name, stop);
+                let reply = match spec.run {
+                    Run::Plain(handler) => {
+                        Some(guarded(name, &cmd.args, || handler(engine, &cmd.args)))
                     }
-                }
+                    Run::Stream { handler, .. } => {
+                        let mut stream = Stream::new(out, cmd.id, stop.clone());
+                        let reply =
+                            guarded(name, &cmd.args, || handler(engine, &cmd.args, &mut stream));
+                        stream.finish(&reply)?;
+                        None
+                    }
+                };
+                return Ok((reply, Flow::Continue));
             }
         },
     };
-    (reply, Flow::Continue)
+    Ok((Some(reply), Flow::Continue))
+}
+
+/// Runs a handler, turning a panic into `? internal error` (logged).
+fn guarded(name: &str, args: &[String], f: impl FnOnce() -> Reply) -> Reply {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(reply) => reply,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!(
+                command = name,
+                ?args,
+                "handler panicked ({what}); engine state may be inconsistent"
+            );
+            Err(GtpError::new("internal error"))
+        }
+    }
 }
 
 /// The dispatcher loop: owns engine and output, answers every line in order.
 fn dispatch<E: GtpEngine, W: Write>(
     engine: &mut E,
-    rx: &mut mpsc::Receiver<Line>,
+    rx: &mut mpsc::Receiver<Job>,
     out: &mut W,
 ) -> io::Result<()> {
-    while let Some(line) = rx.blocking_recv() {
+    while let Some(Job { line, stop }) = rx.blocking_recv() {
+        let mut ran: Option<&'static str> = None;
         let (id, reply, flow) = match line {
             Line::TooLong { prefix } => (
                 leading_id(&prefix),
@@ -187,8 +325,20 @@ fn dispatch<E: GtpEngine, W: Write>(
                 Some(Err(e)) => (e.id, Err(e.error), Flow::Continue),
                 Some(Ok(cmd)) => {
                     tracing::debug!(?cmd, "command");
-                    let (reply, flow) = execute(engine, &cmd);
-                    (cmd.id, reply, flow)
+                    ran = E::commands()
+                        .iter()
+                        .find(|c| c.name == cmd.name)
+                        .map(|c| c.name);
+                    let (reply, flow) = execute(engine, &cmd, &stop, out)?;
+                    match reply {
+                        Some(reply) => (cmd.id, reply, flow),
+                        None => {
+                            if let Some(name) = ran {
+                                engine.end_command(name);
+                            }
+                            continue;
+                        }
+                    }
                 }
             },
         };
@@ -196,6 +346,9 @@ fn dispatch<E: GtpEngine, W: Write>(
         out.flush()?;
         if flow == Flow::Quit {
             break;
+        }
+        if let Some(name) = ran {
+            engine.end_command(name);
         }
     }
     Ok(())
@@ -213,7 +366,12 @@ where
     W: Write + Send + 'static,
 {
     let (tx, mut rx) = mpsc::channel(CHANNEL_LINES);
-    let reader = tokio::spawn(read_lines(input, tx, MAX_LINE));
+    let analysis: Vec<&'static str> = E::commands()
+        .iter()
+        .filter(|c| c.ends_on_input())
+        .map(|c| c.name)
+        .collect();
+    let reader = tokio::spawn(read_lines(input, tx, MAX_LINE, Pending::new(analysis)));
     let dispatcher = tokio::task::spawn_blocking(move || {
         let mut engine = engine;
         let mut output = output;

@@ -38,6 +38,14 @@ impl StopToken {
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+    /// Whether another clone of this token is still alive (its command still runs).
+    pub fn is_shared(&self) -> bool {
+        Arc::strong_count(&self.0) > 1
+    }
+    /// The flag itself, for searches that poll a plain `AtomicBool`.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
     /// Clears the flag for the next search. Call only when no worker runs.
     pub fn reset(&self) {
         self.0.store(false, Ordering::Relaxed);

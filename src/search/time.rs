@@ -22,6 +22,12 @@ use crate::protocol::engine::GtpError;
 /// Fixed part of the safety margin, for pipe and process latency.
 pub const LATENCY: Duration = Duration::from_millis(100);
 
+/// Longest thinking time for one move that a clock can buy (`time_settings 1000000000 0 0`
+/// would otherwise allow months): 10 minutes, longer than any tournament move needs and
+/// short enough that a forgotten engine gives its answer. `--move-time` (no clock) is the
+/// user's explicit choice and is not capped.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(600);
+
 /// Longest time accepted in a command (about 31 years); more is a syntax error.
 const MAX_SECONDS: u64 = 1_000_000_000;
 
@@ -285,7 +291,16 @@ impl TimeManager {
 
     /// `(soft, hard)` thinking time for `color`'s next move, given an estimate of that
     /// player's moves still to play (0 is read as 1). Zero means "answer at once".
+    /// Budgets from a clock never exceed [`MAX_MOVE_TIME`].
     pub fn budget(&self, color: Color, moves_left: u32) -> (Duration, Duration) {
+        if self.control == TimeControl::Unlimited {
+            return (self.default_move, self.default_move);
+        }
+        let (soft, hard) = self.clock_budget(color, moves_left);
+        (soft.min(MAX_MOVE_TIME), hard.min(MAX_MOVE_TIME))
+    }
+
+    fn clock_budget(&self, color: Color, moves_left: u32) -> (Duration, Duration) {
         let n = moves_left.max(1);
         let clock = &self.clocks[color.index()];
         match self.control {
@@ -530,6 +545,26 @@ mod tests {
             .budget(Color::Black, 50),
             (ms(9_400), ms(9_400))
         );
+    }
+
+    #[test]
+    fn absurd_clocks_are_capped_per_move() {
+        // `time_settings 1000000000 0 0` (the largest accepted): about 31 years of main
+        // time must not buy more than the documented cap, in any clock system.
+        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let huge = s(&["1000000000", "0", "0"]);
+        tm.time_settings(&huge).unwrap();
+        for n in [1u32, 40] {
+            let (soft, hard) = tm.budget(Color::White, n);
+            assert_eq!(hard, MAX_MOVE_TIME);
+            assert!(soft <= MAX_MOVE_TIME);
+        }
+        tm.kgs_time_settings(&s(&["byoyomi", "0", "1000000000", "5"]))
+            .unwrap();
+        assert_eq!(tm.budget(Color::Black, 1), (MAX_MOVE_TIME, MAX_MOVE_TIME));
+        // No clock: `--move-time` is taken as given.
+        let tm = TimeManager::new(Duration::from_secs(3600));
+        assert_eq!(tm.budget(Color::Black, 1).1, Duration::from_secs(3600));
     }
 
     #[test]

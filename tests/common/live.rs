@@ -1,0 +1,100 @@
+//! A live `quartet` process for timing tests: lines go in when the test says, answers are
+//! read with a timeout, and stdin can be closed mid-command.
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+pub struct Live {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Live {
+    pub fn start(args: &[&str]) -> Live {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_quartet"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start quartet");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Live {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Writes one line (LF added).
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next output line, or None after `timeout` or at EOF.
+    pub fn line(&mut self, timeout: Duration) -> Option<String> {
+        self.lines.recv_timeout(timeout).ok()
+    }
+
+    /// One whole answer (its lines up to the blank line, joined by LF), or None if it is
+    /// not complete within `timeout`.
+    pub fn answer(&mut self, timeout: Duration) -> Option<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines: Vec<String> = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = self.line(left)?;
+            if l.is_empty() {
+                return Some(lines.join("\n"));
+            }
+            lines.push(l);
+        }
+    }
+
+    /// `send` then `answer`, panicking when no answer comes in 60 s.
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.answer(Duration::from_secs(60))
+            .unwrap_or_else(|| panic!("no answer to {line:?}"))
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits up to `timeout` for the process to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
