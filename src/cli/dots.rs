@@ -1,9 +1,12 @@
 //! `quartet dots` (the protocol engine) and `quartet bench dots`.
-use crate::dots::gtp::{DotsEngine, DEFAULT_SOLVE_LIMIT};
+use crate::dots::geometry::SizeError;
+use crate::dots::gtp::{parse_box_size, DotsEngine, DEFAULT_SOLVE_LIMIT};
 use crate::dots::player::Player;
 use crate::dots::sau::{SauEngine, SauFlow};
 use crate::dots::solver::Solver;
 use crate::dots::{Board, Geometry};
+use crate::protocol::lines::{read_capped_line, CappedLine};
+use crate::protocol::server::MAX_LINE;
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -19,7 +22,8 @@ pub struct DotsArgs {
     /// `name?` / `new` / `move <n> <KIJ...>` format of the Chinese championships).
     #[arg(long, default_value = "gtp", value_parser = ["gtp", "sau"])]
     pub protocol: String,
-    /// Board of the SAU protocol, CxR boxes (the platform plays 5x5: 6x6 dots).
+    /// Starting board, CxR boxes (1..8 each; `N` means NxN). The SAU platform plays 5x5
+    /// (6x6 dots); GTP's `boardsize` changes it later.
     #[arg(long, default_value = "5x5")]
     pub boardsize: String,
     /// Who chooses the moves: `search` (the engine) or `greedy` (the reference player that
@@ -29,6 +33,10 @@ pub struct DotsArgs {
     /// Seed of the greedy player's random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// GoGui's rules mode from the start: moves as points of the (2C+1)x(2R+1) grid and
+    /// `boardsize N` in grid points (the first `gogui-rules_*` command also turns it on).
+    #[arg(long)]
+    pub gogui: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -44,27 +52,35 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
         _ => Player::Search,
     };
     let move_time = Duration::from_secs_f64(args.move_time);
+    let geo = parse_box_size(&args.boardsize)
+        .map_err(|_| format!("--boardsize {:?}: {}", args.boardsize, SizeError))?;
     if args.protocol == "sau" {
-        let geo = Geometry::parse_size(&args.boardsize).map_err(|e| e.to_string())?;
         return run_sau(SauEngine::new(geo, player, move_time));
     }
-    let engine = DotsEngine::new(move_time, args.solve_limit).with_player(player);
+    let engine = DotsEngine::new(move_time, args.solve_limit)
+        .with_player(player)
+        .with_geometry(geo)
+        .with_gogui(args.gogui);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 
-/// The SAU loop: one platform line in, the engine's lines out (flushed at once).
+/// The SAU loop: one platform line in, the engine's lines out (flushed at once). Lines
+/// are capped like GTP's ([`MAX_LINE`]): a longer one is drained and ignored.
 fn run_sau(mut engine: SauEngine) -> Result<(), String> {
-    use std::io::{BufRead, Write};
+    use std::io::Write;
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        let n = input
-            .read_until(b'\n', &mut buf)
+        let line = read_capped_line(&mut input, &mut buf, MAX_LINE)
             .map_err(|e| format!("i/o error: {e}"))?;
-        if n == 0 {
-            break;
+        match line {
+            None => break,
+            Some(CappedLine::TooLong { len }) => {
+                tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
+                continue;
+            }
+            Some(CappedLine::Text) => {}
         }
         // Bytes that are not UTF-8 cannot form a command; they are ignored like any noise.
         match engine.handle(&String::from_utf8_lossy(&buf)) {

@@ -6,6 +6,7 @@
 pub mod board;
 pub mod chains;
 pub mod geometry;
+pub mod gogui;
 pub mod greedy;
 pub mod gtp;
 pub mod notation;
