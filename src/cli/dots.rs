@@ -4,6 +4,7 @@ use crate::dots::gtp::{parse_box_size, DotsEngine, DEFAULT_SOLVE_LIMIT};
 use crate::dots::player::Player;
 use crate::dots::sau::{SauEngine, SauFlow};
 use crate::dots::solver::Solver;
+use crate::dots::split;
 use crate::dots::{Board, Geometry};
 use crate::protocol::lines::{read_capped_line, CappedLine};
 use crate::protocol::server::MAX_LINE;
@@ -105,17 +106,69 @@ pub struct BenchDotsArgs {
     /// edges - 9, within 16..=26 (3x4: 22 = 32 MB, 4x4: 26 = 512 MB).
     #[arg(long)]
     pub tt_bits: Option<u32>,
+    /// Instead of solving: cut the tree of this board (CxR) after `--depth` edges and
+    /// write one task per distinct position into `--out` (docs/dots-split.md).
+    #[arg(long)]
+    pub split: Option<String>,
+    /// Edges drawn before the cut, for `--split`.
+    #[arg(long, default_value_t = 3)]
+    pub depth: usize,
+    /// Task folder written by `--split`.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Solves one task file and writes its `.result` beside it.
+    #[arg(long)]
+    pub solve_task: Option<std::path::PathBuf>,
+    /// Combines the results of a task folder into the root value, or lists missing tasks.
+    #[arg(long)]
+    pub merge: Option<std::path::PathBuf>,
 }
 
-/// Solves the empty board and prints value, nodes, nodes/s and time.
+/// Solves the empty board and prints value, nodes, nodes/s and time; or one step of the
+/// split/solve-task/merge chain.
 pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
-    let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
-    let tt_bits = args
-        .tt_bits
-        .unwrap_or((geo.n_edges() as u32).saturating_sub(9).clamp(16, 26));
-    if !(10..=30).contains(&tt_bits) {
+    if args.tt_bits.is_some_and(|b| !(10..=30).contains(&b)) {
         return Err("--tt-bits must be in 10..=30".into());
     }
+    if let Some(size) = &args.split {
+        let geo = Geometry::parse_size(size).map_err(|e| format!("--split {size}: {e}"))?;
+        let out = args.out.as_ref().ok_or("--split needs --out DIR")?;
+        let start = Instant::now();
+        let n = split::write_tasks(&geo, args.depth, out)?;
+        println!(
+            "dots {size}: {n} tasks after {} edges in {} ({:.1} s)",
+            args.depth,
+            out.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
+    if let Some(task) = &args.solve_task {
+        let start = Instant::now();
+        let v = split::solve_task(task, args.tt_bits)?;
+        println!(
+            "{}: value {v} time {:.3} s",
+            task.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
+    if let Some(dir) = &args.merge {
+        return match split::merge(dir)? {
+            split::Merged::Value(v) => {
+                println!("value {v:+} for the first player ({})", dir.display());
+                Ok(())
+            }
+            split::Merged::Missing(m) => {
+                for t in &m {
+                    println!("missing {t}");
+                }
+                Err(format!("{} tasks have no result yet", m.len()))
+            }
+        };
+    }
+    let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
+    let tt_bits = args.tt_bits.unwrap_or(split::default_tt_bits(&geo));
     let board = Board::from_geometry(geo);
     let mut solver = Solver::new(&board, tt_bits).ok_or("board too large for the solver")?;
     let start = Instant::now();

@@ -14,6 +14,7 @@ pub mod play;
 pub mod player;
 pub mod sau;
 pub mod solver;
+pub mod split;
 pub mod symmetry;
 pub mod table;
 
