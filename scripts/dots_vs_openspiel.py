@@ -199,6 +199,9 @@ def main():
     ap.add_argument("--size", type=int, default=5)
     ap.add_argument("--check-limit", type=int, default=22)
     ap.add_argument("--log", help="file for the move lists")
+    ap.add_argument("--first-game", type=int, default=0,
+                    help="index of the first game (seeds and colours follow it), to split a "
+                         "match over several runs")
     args = ap.parse_args()
     game = pyspiel.load_game(f"dots_and_boxes(num_rows={args.size},num_cols={args.size})")
     wins = draws = losses = 0
@@ -206,7 +209,7 @@ def main():
     per_colour = {True: [0, 0, 0], False: [0, 0, 0]}
     tq = tm = nq = nm = 0
     log = open(args.log, "w") if args.log else None
-    for g in range(args.games):
+    for g in range(args.first_game, args.first_game + args.games):
         first = g % 2 == 0
         margin, moves, movers, spent, n = play_game(args, game, g, first)
         checked, lost = value_losses(args, moves, movers)
