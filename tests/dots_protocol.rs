@@ -169,3 +169,97 @@ fn go_controllers_komi_and_kgs_clock_are_accepted() {
         ]
     );
 }
+
+/// Issue 20, defect 9: `--boardsize` sets the GTP board too, and a size off the
+/// 1..8 range stops the program with a message instead of being ignored.
+#[test]
+fn boardsize_option_sets_the_gtp_board_and_refuses_bad_sizes() {
+    // 2x3 boxes: dots a..c by 1..4, so c1-d1 is off the board and b4-c4 is its top edge.
+    let answers = session(
+        &["--boardsize", "2x3"],
+        "play b c1-d1\nplay b b4-c4\nclear_board\nshowboard\n",
+    );
+    assert_eq!(answers[..3], ["? edge is off the board", "=", "="]);
+    assert!(
+        answers[3].starts_with("= \n 4 +   +   +\n"),
+        "{}",
+        answers[3]
+    );
+    let answers = session(&["--boardsize", "3"], "play b c4-d4\nplay b d4-e4\n");
+    assert_eq!(answers, ["=", "? edge is off the board"]);
+    for bad in ["99x99", "0x0", "9x1", "2by2", "x"] {
+        let (out, code) = common::session::run(&["dots", "--boardsize", bad], b"name\n");
+        assert_ne!(code, 0, "--boardsize {bad} accepted");
+        assert_eq!(out, "", "--boardsize {bad}");
+    }
+}
+
+/// GoGui's rules mode (issue 19): the first `gogui-rules_*` command switches moves to grid
+/// points. 2x1 boxes make a 5x3 grid: dots at even-even points, edges between them, box
+/// centres B2 and D2. White's C2 completes the left box and White moves again.
+#[test]
+fn gogui_rules_transcript_with_a_capture_that_keeps_the_turn() {
+    let answers = session(
+        &[],
+        "gogui-rules_game_id\nboardsize 2x1\ngogui-rules_board_size\ngogui-rules_legal_moves\n\
+         play b B1\nplay w A2\nplay b B3\ngogui-rules_side_to_move\nplay w C2\n\
+         gogui-rules_side_to_move\ngogui-rules_board\ngogui-rules_captured_count\n\
+         gogui-rules_final_result\nplay b D1\nplay w A1\nplay w Z9\nplay w C2\n\
+         play w D1\nplay b D3\nplay w E2\ngogui-rules_legal_moves\ngogui-rules_final_result\n\
+         gogui-rules_board\n",
+    );
+    assert_eq!(
+        answers,
+        [
+            "= DotsAndBoxes",
+            "=",
+            "= 5 3",
+            "= B1 D1 B3 D3 A2 C2 E2",
+            "=",
+            "=",
+            "=",
+            "= white",
+            "=",
+            "= white",
+            "= . X . . .\nO O O . .\n. X . . .",
+            "= 0 1",
+            "= unknown",
+            "? not your turn",
+            "? A1 is a dot or a box, not an edge",
+            "? no point Z9 on the 5x3 grid",
+            "? edge already drawn",
+            "=",
+            "=",
+            "=",
+            "=",
+            "= W+2 (black 0 white 2)",
+            "= . X . X .\nO O O O O\n. X . O .",
+        ]
+    );
+}
+
+/// With `--gogui`, `boardsize N` counts grid points and `genmove` answers a point;
+/// edge names still work.
+#[test]
+fn gogui_flag_sizes_the_grid_and_answers_points() {
+    let answers = session(
+        &["--gogui", "--move-time", "0.1"],
+        "boardsize 3\ngogui-rules_board_size\nboardsize 4\nboardsize 19\nplay b a1-b1\n\
+         genmove w\ngogui-rules_legal_moves\n",
+    );
+    assert_eq!(
+        answers[..5],
+        [
+            "=",
+            "= 3",
+            "? unacceptable size",
+            "? unacceptable size",
+            "="
+        ]
+    );
+    let mv = answers[5].trim_start_matches("= ");
+    assert!(["A2", "C2", "B3"].contains(&mv), "{}", answers[5]);
+    let left: Vec<&str> = answers[6].trim_start_matches("= ").split(' ').collect();
+    assert_eq!(left.len(), 2);
+    assert!(!left.contains(&mv) && !left.contains(&"B1"), "{left:?}");
+}

@@ -151,3 +151,70 @@ fn full_games_with_multi_edge_turns() {
     p.send("quit");
     assert!(p.child.wait().unwrap().success());
 }
+
+/// Issue 20, defect 4: each `error` takes back the refused turn and answers a different
+/// first edge; on 1x1 after all four edges were refused there is nothing left to offer.
+#[test]
+fn error_never_replays_a_refused_edge() {
+    let mut p = Platform::start(&["--boardsize", "1x1"]);
+    p.send("new black");
+    let geo = Board::new(1, 1).unwrap().geometry().clone();
+    let mut refused = Vec::new();
+    let first = p.read();
+    refused.push(first);
+    for _ in 0..3 {
+        p.send("error");
+        let again = p.read();
+        assert!(
+            !refused.contains(&again),
+            "{again} replayed after {refused:?}"
+        );
+        let kij = again.split(' ').nth(2).unwrap();
+        assert!(parse_edge(&geo, kij.as_bytes()).is_some(), "{again}");
+        refused.push(again);
+    }
+    p.send_silent("error");
+    p.send("quit");
+    assert!(p.child.wait().unwrap().success());
+}
+
+/// Issue 20, defect 5 (SAU half): a line of megabytes is dropped with a short warning;
+/// stderr never receives a whole line or a raw control byte; the engine keeps answering.
+#[test]
+fn huge_lines_and_control_bytes_stay_out_of_the_log() {
+    let log = std::env::temp_dir().join(format!("quartet-sau-log-{}", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quartet"))
+        .args(["dots", "--protocol", "sau"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("start quartet");
+    let mut to = child.stdin.take().unwrap();
+    let mut from = BufReader::new(child.stdout.take().unwrap());
+    let mut huge = b"move 1 \x1b[2J".to_vec();
+    huge.resize(3 << 20, b'A');
+    huge.push(b'\n');
+    to.write_all(&huge).unwrap();
+    to.write_all(b"\x07\x1b]0;title\x07 x\nnew pink\x1b[31m\nname?\n")
+        .unwrap();
+    to.flush().unwrap();
+    let mut answer = String::new();
+    from.read_line(&mut answer).unwrap();
+    assert_eq!(answer, "name quartet\n");
+    to.write_all(b"quit\n").unwrap();
+    assert!(child.wait().unwrap().success());
+    let err = std::fs::read(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert!(err.len() < 4096, "stderr holds {} bytes", err.len());
+    let raw = err
+        .iter()
+        .filter(|&&b| b < 0x20 && b != b'\n' && b != b'\t')
+        .count();
+    assert_eq!(
+        raw,
+        0,
+        "raw control bytes on stderr: {}",
+        String::from_utf8_lossy(&err)
+    );
+}

@@ -1,9 +1,13 @@
 //! `quartet dots` (the protocol engine) and `quartet bench dots`.
-use crate::dots::gtp::{DotsEngine, DEFAULT_SOLVE_LIMIT};
+use crate::dots::geometry::SizeError;
+use crate::dots::gtp::{parse_box_size, DotsEngine, DEFAULT_SOLVE_LIMIT};
 use crate::dots::player::Player;
 use crate::dots::sau::{SauEngine, SauFlow};
 use crate::dots::solver::Solver;
+use crate::dots::split;
 use crate::dots::{Board, Geometry};
+use crate::protocol::lines::{read_capped_line, CappedLine};
+use crate::protocol::server::MAX_LINE;
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -23,7 +27,8 @@ pub struct DotsArgs {
     /// `name?` / `new` / `move <n> <KIJ...>` format of the Chinese championships).
     #[arg(long, default_value = "gtp", value_parser = ["gtp", "sau"])]
     pub protocol: String,
-    /// Board of the SAU protocol, CxR boxes (the platform plays 5x5: 6x6 dots).
+    /// Starting board, CxR boxes (1..8 each; `N` means NxN). The SAU platform plays 5x5
+    /// (6x6 dots); GTP's `boardsize` changes it later.
     #[arg(long, default_value = "5x5")]
     pub boardsize: String,
     /// Who chooses the moves: `search` (the engine) or `greedy` (the reference player that
@@ -33,6 +38,10 @@ pub struct DotsArgs {
     /// Seed of the greedy player's random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// GoGui's rules mode from the start: moves as points of the (2C+1)x(2R+1) grid and
+    /// `boardsize N` in grid points (the first `gogui-rules_*` command also turns it on).
+    #[arg(long)]
+    pub gogui: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -48,8 +57,9 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
         _ => Player::Search,
     };
     let move_time = Duration::from_secs_f64(args.move_time);
+    let geo = parse_box_size(&args.boardsize)
+        .map_err(|_| format!("--boardsize {:?}: {}", args.boardsize, SizeError))?;
     if args.protocol == "sau" {
-        let geo = Geometry::parse_size(&args.boardsize).map_err(|e| e.to_string())?;
         return run_sau(SauEngine::new(geo, player, move_time));
     }
     if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
@@ -57,23 +67,29 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     }
     let engine = DotsEngine::new(move_time, args.solve_limit)
         .with_player(player)
-        .with_solve_time(Duration::from_secs_f64(args.solve_time));
+        .with_solve_time(Duration::from_secs_f64(args.solve_time))
+        .with_geometry(geo)
+        .with_gogui(args.gogui);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 
-/// The SAU loop: one platform line in, the engine's lines out (flushed at once).
+/// The SAU loop: one platform line in, the engine's lines out (flushed at once). Lines
+/// are capped like GTP's ([`MAX_LINE`]): a longer one is drained and ignored.
 fn run_sau(mut engine: SauEngine) -> Result<(), String> {
-    use std::io::{BufRead, Write};
+    use std::io::Write;
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        let n = input
-            .read_until(b'\n', &mut buf)
+        let line = read_capped_line(&mut input, &mut buf, MAX_LINE)
             .map_err(|e| format!("i/o error: {e}"))?;
-        if n == 0 {
-            break;
+        match line {
+            None => break,
+            Some(CappedLine::TooLong { len }) => {
+                tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
+                continue;
+            }
+            Some(CappedLine::Text) => {}
         }
         // Bytes that are not UTF-8 cannot form a command; they are ignored like any noise.
         match engine.handle(&String::from_utf8_lossy(&buf)) {
@@ -98,17 +114,69 @@ pub struct BenchDotsArgs {
     /// edges - 9, within 16..=26 (3x4: 22 = 32 MB, 4x4: 26 = 512 MB).
     #[arg(long)]
     pub tt_bits: Option<u32>,
+    /// Instead of solving: cut the tree of this board (CxR) after `--depth` edges and
+    /// write one task per distinct position into `--out` (docs/dots-split.md).
+    #[arg(long)]
+    pub split: Option<String>,
+    /// Edges drawn before the cut, for `--split`.
+    #[arg(long, default_value_t = 3)]
+    pub depth: usize,
+    /// Task folder written by `--split`.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Solves one task file and writes its `.result` beside it.
+    #[arg(long)]
+    pub solve_task: Option<std::path::PathBuf>,
+    /// Combines the results of a task folder into the root value, or lists missing tasks.
+    #[arg(long)]
+    pub merge: Option<std::path::PathBuf>,
 }
 
-/// Solves the empty board and prints value, nodes, nodes/s and time.
+/// Solves the empty board and prints value, nodes, nodes/s and time; or one step of the
+/// split/solve-task/merge chain.
 pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
-    let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
-    let tt_bits = args
-        .tt_bits
-        .unwrap_or((geo.n_edges() as u32).saturating_sub(9).clamp(16, 26));
-    if !(10..=30).contains(&tt_bits) {
+    if args.tt_bits.is_some_and(|b| !(10..=30).contains(&b)) {
         return Err("--tt-bits must be in 10..=30".into());
     }
+    if let Some(size) = &args.split {
+        let geo = Geometry::parse_size(size).map_err(|e| format!("--split {size}: {e}"))?;
+        let out = args.out.as_ref().ok_or("--split needs --out DIR")?;
+        let start = Instant::now();
+        let n = split::write_tasks(&geo, args.depth, out)?;
+        println!(
+            "dots {size}: {n} tasks after {} edges in {} ({:.1} s)",
+            args.depth,
+            out.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
+    if let Some(task) = &args.solve_task {
+        let start = Instant::now();
+        let v = split::solve_task(task, args.tt_bits)?;
+        println!(
+            "{}: value {v} time {:.3} s",
+            task.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
+    if let Some(dir) = &args.merge {
+        return match split::merge(dir)? {
+            split::Merged::Value(v) => {
+                println!("value {v:+} for the first player ({})", dir.display());
+                Ok(())
+            }
+            split::Merged::Missing(m) => {
+                for t in &m {
+                    println!("missing {t}");
+                }
+                Err(format!("{} tasks have no result yet", m.len()))
+            }
+        };
+    }
+    let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
+    let tt_bits = args.tt_bits.unwrap_or(split::default_tt_bits(&geo));
     // 8 bytes an entry.
     crate::memory::check_tables("--tt-bits", &tt_bits.to_string(), (8u64 << tt_bits) >> 20)?;
     let board = Board::from_geometry(geo);

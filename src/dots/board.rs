@@ -141,6 +141,15 @@ impl Board {
         turns
     }
 
+    /// Who drew each edge (`None` for undrawn ones), indexed by edge.
+    pub fn edge_drawers(&self) -> Vec<Option<Color>> {
+        let mut by = vec![None; self.geo.n_edges()];
+        for p in &self.history {
+            by[p.edge as usize] = Some(p.mover);
+        }
+        by
+    }
+
     /// Box difference from `c`'s point of view.
     pub fn margin(&self, c: Color) -> i32 {
         self.score[c.index()] as i32 - self.score[c.opponent().index()] as i32

@@ -1,5 +1,7 @@
 //! `quartet dots`: the Dots-and-Boxes engine behind the shared GTP server. This file only
 //! parses arguments and formats answers; rules, analysis and search live beside it.
+use super::geometry::SizeError;
+use super::gogui;
 use super::player::Player;
 use super::solver::Solver;
 use super::{Board, EdgeName, Geometry, MoveError};
@@ -29,6 +31,9 @@ pub struct DotsEngine {
     player: Player,
     /// Longest time one `solve` may take (`--solve-time`).
     solve_time: Duration,
+    /// GoGui's rules mode (`--gogui`, or set by the first `gogui-rules_*` command): moves
+    /// are answered as grid points and `boardsize N` counts grid points (see `gogui.rs`).
+    gogui: bool,
 }
 
 impl DotsEngine {
@@ -41,6 +46,7 @@ impl DotsEngine {
             stop: StopToken::new(),
             player: Player::Search,
             solve_time: DEFAULT_SOLVE_TIME,
+            gogui: false,
         }
     }
 
@@ -50,17 +56,47 @@ impl DotsEngine {
         self
     }
 
+    /// Starts on an empty board of `geo` instead of 5x5.
+    pub fn with_geometry(mut self, geo: Geometry) -> DotsEngine {
+        self.board = Board::from_geometry(geo);
+        self
+    }
+
+    /// Starts in GoGui's rules mode.
+    pub fn with_gogui(mut self, on: bool) -> DotsEngine {
+        self.gogui = on;
+        self
+    }
+
     /// Lets `player` choose the moves `genmove` answers (the searching player by default).
     pub fn with_player(mut self, player: Player) -> DotsEngine {
         self.player = player;
         self
     }
 
+    /// An edge by name (`a1-b1`), or in GoGui's mode also by grid point (`B1`).
     fn edge(&self, s: &str) -> Result<usize, GtpError> {
+        if self.gogui && !s.contains('-') {
+            let geo = self.board.geometry();
+            let (w, h) = gogui::grid_size(geo);
+            let (x, y) = gogui::parse_point(s, w, h)
+                .ok_or_else(|| GtpError::new(format!("no point {s} on the {w}x{h} grid")))?;
+            return gogui::point_edge(geo, x, y)
+                .ok_or_else(|| GtpError::new(format!("{s} is a dot or a box, not an edge")));
+        }
         let name: EdgeName = s.parse().map_err(|e| GtpError::new(format!("{e}")))?;
         self.board
             .edge_index(&name)
             .ok_or_else(|| GtpError::new(MoveError::OffBoard.to_string()))
+    }
+
+    /// An edge as this mode prints it.
+    fn answer_edge(&self, edge: usize) -> String {
+        if self.gogui {
+            gogui::edge_point_name(self.board.geometry(), edge)
+        } else {
+            self.board.edge_name(edge).to_string()
+        }
     }
 
     fn turn(&self, c: &str) -> Result<Color, GtpError> {
@@ -72,19 +108,33 @@ impl DotsEngine {
     }
 }
 
-/// `boardsize CxR` in boxes; a single `N` means NxN.
-fn parse_size(s: &str) -> Result<Geometry, GtpError> {
-    let spec = if s.contains(['x', 'X']) {
-        s.to_string()
+/// A board size in boxes, `CxR` or a single `N` for NxN (`boardsize` and `--boardsize`).
+pub fn parse_box_size(s: &str) -> Result<Geometry, SizeError> {
+    if s.contains(['x', 'X']) {
+        Geometry::parse_size(s)
     } else {
-        format!("{s}x{s}")
-    };
-    Geometry::parse_size(&spec).map_err(|_| GtpError::new("unacceptable size"))
+        let n: usize = s.trim().parse().map_err(|_| SizeError)?;
+        Geometry::new(n, n)
+    }
+}
+
+fn parse_size(s: &str) -> Result<Geometry, GtpError> {
+    parse_box_size(s).map_err(|_| GtpError::new("unacceptable size"))
 }
 
 fn boardsize(e: &mut DotsEngine, args: &[String]) -> Reply {
     let s = one_arg(args)?;
-    e.board = Board::from_geometry(parse_size(s)?);
+    let geo = if e.gogui && !s.contains(['x', 'X']) {
+        // GoGui sends the grid's side, 2N+1 points for N boxes.
+        match s.parse::<usize>() {
+            Ok(n) if n % 2 == 1 => Geometry::new(n / 2, n / 2).ok(),
+            _ => None,
+        }
+        .ok_or_else(|| GtpError::new("unacceptable size"))?
+    } else {
+        parse_size(s)?
+    };
+    e.board = Board::from_geometry(geo);
     Ok(String::new())
 }
 
@@ -118,7 +168,7 @@ fn genmove(e: &mut DotsEngine, args: &[String]) -> Reply {
         .ok_or_else(|| GtpError::new(MoveError::GameOver.to_string()))?;
     e.time.spent(color, start.elapsed());
     e.board.play(edge).expect("the player returns a legal edge");
-    Ok(e.board.edge_name(edge).to_string())
+    Ok(e.answer_edge(edge))
 }
 
 fn undo(e: &mut DotsEngine, args: &[String]) -> Reply {
@@ -287,6 +337,68 @@ fn analyze(e: &mut DotsEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
     Ok(String::new())
 }
 
+fn rules_game_id(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.gogui = true;
+    Ok("DotsAndBoxes".into())
+}
+
+/// `11` for 5x5 boxes; `W H` for a rectangle (GoGui reads a second number as the height).
+fn rules_board_size(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.gogui = true;
+    let (w, h) = gogui::grid_size(e.board.geometry());
+    Ok(if w == h {
+        w.to_string()
+    } else {
+        format!("{w} {h}")
+    })
+}
+
+fn rules_board(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.gogui = true;
+    Ok(gogui::board_text(&e.board))
+}
+
+fn rules_legal_moves(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.gogui = true;
+    Ok(gogui::legal_points(&e.board))
+}
+
+fn rules_side_to_move(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.gogui = true;
+    Ok(e.board.to_move().to_string())
+}
+
+/// Boxes taken so far, Black's first (GoGui shows them as captures).
+fn rules_captured_count(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.gogui = true;
+    Ok(format!(
+        "{} {}",
+        e.board.score(Color::Black),
+        e.board.score(Color::White)
+    ))
+}
+
+/// `B+3 (black 14 white 11)` once the board is full, `unknown` before.
+fn rules_final_result(e: &mut DotsEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    e.gogui = true;
+    if !e.board.is_over() {
+        return Ok("unknown".into());
+    }
+    let margin = final_score(e, &[])?;
+    Ok(format!(
+        "{margin} (black {} white {})",
+        e.board.score(Color::Black),
+        e.board.score(Color::White)
+    ))
+}
+
 /// `dots_solve_limit N`: the most undrawn edges `solve` accepts.
 fn solve_limit(e: &mut DotsEngine, args: &[String]) -> Reply {
     let n = one_arg(args)?;
@@ -313,6 +425,13 @@ static COMMANDS: &[CommandSpec<DotsEngine>] = &[
     CommandSpec::new("kgs-time_settings", kgs_time_settings),
     CommandSpec::new("time_left", time_left),
     CommandSpec::analysis("analyze", analyze),
+    CommandSpec::new("gogui-rules_game_id", rules_game_id),
+    CommandSpec::new("gogui-rules_board_size", rules_board_size),
+    CommandSpec::new("gogui-rules_board", rules_board),
+    CommandSpec::new("gogui-rules_legal_moves", rules_legal_moves),
+    CommandSpec::new("gogui-rules_side_to_move", rules_side_to_move),
+    CommandSpec::new("gogui-rules_captured_count", rules_captured_count),
+    CommandSpec::new("gogui-rules_final_result", rules_final_result),
 ];
 
 impl GtpEngine for DotsEngine {

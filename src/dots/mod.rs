@@ -6,6 +6,7 @@
 pub mod board;
 pub mod chains;
 pub mod geometry;
+pub mod gogui;
 pub mod greedy;
 pub mod gtp;
 pub mod notation;
@@ -13,6 +14,7 @@ pub mod play;
 pub mod player;
 pub mod sau;
 pub mod solver;
+pub mod split;
 pub mod symmetry;
 pub mod table;
 

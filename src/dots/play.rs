@@ -33,15 +33,42 @@ pub fn choose_move(
     hard: Duration,
     stop: Option<StopToken>,
 ) -> Option<Choice> {
+    choose_move_avoiding(board, soft, hard, stop, &[])
+}
+
+/// As `choose_move`, never choosing an edge of `avoid`; `None` when no other edge is left.
+/// When the capture rules leave only avoided moves, every other legal edge is searched.
+pub fn choose_move_avoiding(
+    board: &Board,
+    soft: Duration,
+    hard: Duration,
+    stop: Option<StopToken>,
+    avoid: &[usize],
+) -> Option<Choice> {
     let start = Instant::now();
-    let legal: Vec<usize> = board.legal_edges().collect();
+    let legal: Vec<usize> = board.legal_edges().filter(|e| !avoid.contains(e)).collect();
     if legal.is_empty() {
         return None;
     }
     let Some(mut solver) = Solver::new(board, PLAY_TT_BITS) else {
-        return Some(rule_move(board));
+        let choice = rule_move(board);
+        return Some(if avoid.contains(&choice.edge) {
+            Choice {
+                edge: legal[0],
+                ..choice
+            }
+        } else {
+            choice
+        });
     };
-    let roots = solver.root_moves();
+    let mut roots: Vec<u8> = solver
+        .root_moves()
+        .into_iter()
+        .filter(|&m| !avoid.contains(&(m as usize)))
+        .collect();
+    if roots.is_empty() {
+        roots = legal.iter().map(|&e| e as u8).collect();
+    }
     let mut best = Choice {
         edge: roots[0] as usize,
         value: 0,

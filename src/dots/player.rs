@@ -2,10 +2,11 @@
 //! issue's greedy reference player. Both front ends (GTP and SAU) ask a `Player` for one
 //! edge at a time, so the greedy player speaks every protocol the real engine speaks.
 use super::greedy::greedy_move;
-use super::play::choose_move;
+use super::play::choose_move_avoiding;
 use super::Board;
 use crate::search::StopToken;
 use rand::rngs::SmallRng;
+use rand::seq::IteratorRandom;
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
 
@@ -37,11 +38,30 @@ impl Player {
         hard: Duration,
         stop: Option<StopToken>,
     ) -> Option<usize> {
+        self.choose_avoiding(board, soft, hard, stop, &[])
+    }
+
+    /// As `choose`, never answering an edge of `avoid` (edges a controller refused);
+    /// `None` when every legal edge is in it.
+    pub fn choose_avoiding(
+        &mut self,
+        board: &Board,
+        soft: Duration,
+        hard: Duration,
+        stop: Option<StopToken>,
+        avoid: &[usize],
+    ) -> Option<usize> {
         match self {
-            Player::Greedy(rng) => greedy_move(board, rng),
+            Player::Greedy(rng) => match greedy_move(board, rng) {
+                Some(e) if avoid.contains(&e) => board
+                    .legal_edges()
+                    .filter(|e| !avoid.contains(e))
+                    .choose(rng),
+                other => other,
+            },
             Player::Search => {
                 let start = Instant::now();
-                let c = choose_move(board, soft, hard, stop)?;
+                let c = choose_move_avoiding(board, soft, hard, stop, avoid)?;
                 tracing::info!(
                     "move {}: value {} exact {} depth {} nodes {} in {:?}",
                     board.edge_name(c.edge),

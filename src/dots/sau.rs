@@ -19,6 +19,7 @@ use super::geometry::Geometry;
 use super::player::Player;
 use super::Board;
 use crate::color::Color;
+use crate::protocol::lines::excerpt;
 use crate::search::TimeManager;
 use std::time::{Duration, Instant};
 
@@ -72,7 +73,14 @@ pub struct SauEngine {
     time: TimeManager,
     /// Edges of our last turn, taken back on `error`.
     last_turn: Vec<usize>,
+    /// First edges of our turns the platform refused in the current position: the next
+    /// try must start elsewhere, or a deterministic player would offer the same turn for
+    /// ever.
+    refused: Vec<usize>,
 }
+
+/// Longest excerpt of a platform line copied into a warning.
+const LOG_EXCERPT: usize = 40;
 
 impl SauEngine {
     pub fn new(geo: Geometry, player: Player, move_time: Duration) -> SauEngine {
@@ -82,6 +90,7 @@ impl SauEngine {
             player,
             time: TimeManager::new(move_time),
             last_turn: Vec::new(),
+            refused: Vec::new(),
         }
     }
 
@@ -108,7 +117,10 @@ impl SauEngine {
             }
             "quit" => return SauFlow::Quit,
             _ => {
-                tracing::warn!("unknown SAU command ignored: {line}");
+                tracing::warn!(
+                    "unknown SAU command ignored: {}",
+                    excerpt(line.trim_end(), LOG_EXCERPT)
+                );
                 vec![]
             }
         };
@@ -120,13 +132,17 @@ impl SauEngine {
             [side] if side.eq_ignore_ascii_case("black") => Color::Black,
             [side] if side.eq_ignore_ascii_case("white") => Color::White,
             _ => {
-                tracing::warn!("new: expected black or white, got {args:?}");
+                tracing::warn!(
+                    "new: expected black or white, got {}",
+                    excerpt(&args.join(" "), LOG_EXCERPT)
+                );
                 return vec![];
             }
         };
         self.board = Board::from_geometry(self.board.geometry().clone());
         self.me = Some(me);
         self.last_turn.clear();
+        self.refused.clear();
         self.our_turn()
     }
 
@@ -134,9 +150,16 @@ impl SauEngine {
     /// split into several words.
     fn opponent_turn(&mut self, args: &[&str]) -> Vec<String> {
         match self.apply_opponent(args) {
-            Ok(()) => self.our_turn(),
+            Ok(()) => {
+                self.refused.clear();
+                self.our_turn()
+            }
             Err(why) => {
-                tracing::warn!("move {} ignored: {why}", args.join(" "));
+                tracing::warn!(
+                    "move {} ignored: {}",
+                    excerpt(&args.join(" "), LOG_EXCERPT),
+                    excerpt(&why, 2 * LOG_EXCERPT)
+                );
                 vec![]
             }
         }
@@ -179,7 +202,18 @@ impl SauEngine {
             let start = Instant::now();
             let undrawn = self.board.legal_edges().count() as u32;
             let (soft, hard) = self.time.budget(me, undrawn / 2 + 1);
-            let Some(e) = self.player.choose(&self.board, soft, hard, None) else {
+            let avoid: &[usize] = if self.last_turn.is_empty() {
+                &self.refused
+            } else {
+                &[]
+            };
+            let Some(e) = self
+                .player
+                .choose_avoiding(&self.board, soft, hard, None, avoid)
+            else {
+                if !avoid.is_empty() {
+                    tracing::warn!("error: every edge has been refused here; no move left");
+                }
                 break;
             };
             self.time.spent(me, start.elapsed());
@@ -207,6 +241,7 @@ impl SauEngine {
         for _ in 0..self.last_turn.len() {
             self.board.undo();
         }
+        self.refused.push(self.last_turn[0]);
         self.our_turn()
     }
 }

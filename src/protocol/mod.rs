@@ -6,6 +6,7 @@ pub mod args;
 pub mod coords;
 pub mod engine;
 pub mod framing;
+pub mod lines;
 pub mod server;
 pub mod shared_commands;
 pub mod stream;

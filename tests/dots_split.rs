@@ -1,0 +1,48 @@
+//! The split/solve-task/merge chain of `quartet bench dots` through the real binary, as the
+//! docs run it on many machines: 3x3 boxes cut after two edges merges to the published -3.
+use std::path::PathBuf;
+use std::process::Command;
+
+fn quartet(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_quartet"))
+        .args(args)
+        .output()
+        .expect("run quartet");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn split_3x3_solve_every_task_merge_to_minus_three() {
+    let dir = std::env::temp_dir().join(format!("quartet-split-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (ok, out) = quartet(&[
+        "bench", "dots", "--split", "3x3", "--depth", "2", "--out", d,
+    ]);
+    assert!(ok, "{out}");
+    let mut tasks: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "task"))
+        .collect();
+    tasks.sort();
+    assert!(out.contains(&format!("{} tasks", tasks.len())), "{out}");
+    let (ok, out) = quartet(&["bench", "dots", "--merge", d]);
+    assert!(!ok);
+    assert_eq!(
+        out.lines().count(),
+        tasks.len(),
+        "every task is missing: {out}"
+    );
+    for t in &tasks {
+        let (ok, out) = quartet(&["bench", "dots", "--solve-task", t.to_str().unwrap()]);
+        assert!(ok, "{out}");
+    }
+    let (ok, out) = quartet(&["bench", "dots", "--merge", d]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("value -3 "), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
