@@ -7,7 +7,7 @@
 //! `genmove` for that side answers `pass`; nothing else about the position changes.
 use super::bitboard::{parse_square, square_name};
 use super::board::{move_list, Board};
-use super::eval::Weights;
+use super::evaluator::Evaluator;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
 use crate::protocol::args::{no_args, one_arg};
@@ -61,11 +61,11 @@ pub struct OthelloEngine {
 }
 
 impl OthelloEngine {
-    pub fn new(weights: Weights, hash_mb: usize, move_time: Duration) -> OthelloEngine {
+    pub fn new(eval: Evaluator, hash_mb: usize, move_time: Duration) -> OthelloEngine {
         OthelloEngine {
             state: State::start(),
             history: Vec::new(),
-            searcher: Searcher::new(weights, hash_mb),
+            searcher: Searcher::new(eval, hash_mb),
             time: TimeManager::new(move_time),
             stop: StopToken::new(),
         }
@@ -368,7 +368,7 @@ fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
 /// Evaluation of the side to move in discs (a debugging aid for the weights).
 fn eval_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    let v = super::eval::evaluate(&e.searcher.weights, &e.state.board);
+    let v = e.searcher.eval.evaluate(&e.state.board);
     Ok(format!("{:+.2}", v as f64 / DISC as f64))
 }
 
