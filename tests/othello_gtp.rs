@@ -178,3 +178,55 @@ fn a_truncated_weights_file_is_a_clear_error() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 20 defect 6: `--weights /dev/zero` used to read until memory ran out.
+#[test]
+fn an_endless_weights_file_is_refused_quickly() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        eprintln!("skipped: no /dev/zero here");
+        return;
+    }
+    let t = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_quartet"))
+        .args(["othello", "--weights", "/dev/zero"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("larger than 16 MiB"), "{err}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+}
+
+#[test]
+fn pattern_weights_load_and_a_damaged_copy_names_the_offset() {
+    let good = concat!(env!("CARGO_MANIFEST_DIR"), "/data/othello/patterns.bin");
+    let (a, code) = common::session::run(
+        &["othello", "--weights", good, "--move-time", "0.1"],
+        b"play black d3\ngenmove white\nquit\n",
+    );
+    assert_eq!(code, 0);
+    // The three legal answers to d3 (rules, not our output): c3, c5, e3.
+    assert!(
+        a.starts_with("=\n\n= C3\n\n")
+            || a.starts_with("=\n\n= C5\n\n")
+            || a.starts_with("=\n\n= E3\n\n"),
+        "{a}"
+    );
+    let mut bytes = std::fs::read(good).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x55;
+    let dir = std::env::temp_dir().join(format!("quartet-p-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("p.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_quartet"))
+        .args(["othello", "--weights", path.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("byte offset"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -33,6 +33,10 @@ pub enum BenchOthello {
         /// Transposition table size.
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
+        /// Weights of the timed search (as `quartet othello --weights`); the position is
+        /// reached with the built-in linear weights whatever this says.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
     /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
     /// write a weights file loadable with `quartet othello --weights`.
@@ -48,6 +52,52 @@ pub enum BenchOthello {
         /// Ridge penalty (relative to the sample count) that keeps rare features tame.
         #[arg(long, default_value_t = 0.01)]
         ridge: f64,
+    },
+    /// Self-play games labelled by the exact solver, appended to a positions file
+    /// (`<p hex> <o hex> <disc difference>` per line) for `train-patterns`.
+    Selfplay {
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Depth of the midgame search that plays until the solve point.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Empties at which each game is solved exactly (and then finished perfectly).
+        #[arg(long, default_value_t = 20)]
+        solve_at: u32,
+    },
+    /// Fit the pattern evaluation to positions files from `selfplay` and WTHOR games;
+    /// prints the held-out error of the linear and the pattern evaluation.
+    TrainPatterns {
+        /// Positions files written by `selfplay`.
+        #[arg(long, required = true)]
+        positions: Vec<std::path::PathBuf>,
+        /// WTHOR `.wtb` files (labels: their theoretical scores).
+        #[arg(long)]
+        wthor: Vec<std::path::PathBuf>,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Empties per stage.
+        #[arg(long, default_value_t = 4)]
+        width: u32,
+        /// Positions this many empties outside a stage also train it.
+        #[arg(long, default_value_t = 2)]
+        spread: u32,
+        /// Add the outer-region term (every square but the centre 16, own or opponent).
+        #[arg(long)]
+        outer: bool,
+        #[arg(long, default_value_t = 60)]
+        epochs: u32,
+        #[arg(long, default_value_t = 0.5)]
+        rate: f32,
+        #[arg(long, default_value_t = 2.0)]
+        ridge: f32,
+        /// Every N-th game is held out of the fit and measured.
+        #[arg(long, default_value_t = 10)]
+        holdout: usize,
     },
 }
 
@@ -73,10 +123,13 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
             ffo(&file, skip, count, first_id, hash_mb)
         }
-        BenchOthello::Depth { ms, hash_mb } => {
+        BenchOthello::Depth {
+            ms,
+            hash_mb,
+            weights,
+        } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            depth(ms, hash_mb);
-            Ok(())
+            depth(ms, hash_mb, weights.as_deref())
         }
         BenchOthello::Train {
             files,
@@ -84,12 +137,46 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             step,
             ridge,
         } => train(&files, &out, step.max(1), ridge),
+        BenchOthello::TrainPatterns {
+            positions,
+            wthor,
+            out,
+            width,
+            spread,
+            outer,
+            epochs,
+            rate,
+            ridge,
+            holdout,
+        } => super::othello_train::train_patterns(super::othello_train::TrainPatterns {
+            positions: &positions,
+            wthor: &wthor,
+            out: &out,
+            cfg: crate::othello::pattern_fit::FitConfig {
+                width: width.clamp(1, 60),
+                outer,
+                epochs,
+                rate,
+                ridge,
+                spread,
+            },
+            holdout,
+        }),
+        BenchOthello::Selfplay {
+            out,
+            games,
+            seed,
+            depth,
+            solve_at,
+        } => {
+            super::othello_train::selfplay(&out, games, seed, depth.clamp(1, 20), solve_at.min(30))
+        }
     }
 }
 
 /// Plays 20 plies from the start (each chosen by a depth-4 search, so the position is
 /// the same on every run), then deepens from the resulting 40-empties position for `ms`.
-fn depth(ms: u64, hash_mb: usize) {
+fn depth(ms: u64, hash_mb: usize, weights: Option<&std::path::Path>) -> Result<(), String> {
     use crate::color::Color;
     use crate::othello::eval::Weights;
     use crate::othello::search::Searcher;
@@ -107,6 +194,9 @@ fn depth(ms: u64, hash_mb: usize) {
             None => b = b.pass(),
         }
         side = side.opponent();
+    }
+    if let Some(path) = weights {
+        s = Searcher::new(crate::othello::evaluator::Evaluator::load(path)?, hash_mb);
     }
     s.clear();
     let limits = Limits::new(
@@ -130,6 +220,7 @@ fn depth(ms: u64, hash_mb: usize) {
         f.best.map(square_name).unwrap_or_else(|| "pass".into()),
         f.score as f64 / 100.0
     );
+    Ok(())
 }
 
 /// One suite line: board, side, and `move:score;` pairs, best first.

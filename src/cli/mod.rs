@@ -8,3 +8,4 @@ pub mod gomoku;
 pub mod match_cmd;
 pub mod match_tourney;
 pub mod othello;
+pub mod othello_train;

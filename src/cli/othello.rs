@@ -1,5 +1,6 @@
 //! `quartet othello`: the Othello engine as a GTP server on stdin/stdout.
 use crate::othello::eval::Weights;
+use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
 use clap::Args;
 use std::path::PathBuf;
@@ -11,7 +12,8 @@ pub struct OthelloArgs {
     /// 65536, and no more than the machine's memory.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
-    /// Evaluation weights file (default: the built-in data/othello/weights.txt).
+    /// Evaluation weights: linear weights (text, as data/othello/weights.txt, the
+    /// default) or pattern tables (binary, as data/othello/patterns.bin); at most 16 MiB.
     #[arg(long)]
     pub weights: Option<PathBuf>,
     /// Seconds per move when no time control was set with time_settings.
@@ -36,15 +38,11 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
         return Err("--solve-time must be in (0, 86400] seconds".into());
     }
-    let weights = match &args.weights {
-        Some(p) => Weights::load(p)?,
-        None => Weights::default_weights(),
+    let eval = match &args.weights {
+        Some(p) => Evaluator::load(p)?,
+        None => Evaluator::from(Weights::default_weights()),
     };
-    let engine = OthelloEngine::new(
-        weights,
-        args.hash_mb,
-        Duration::from_secs_f64(args.move_time),
-    )
-    .with_solve_time(Duration::from_secs_f64(args.solve_time));
+    let engine = OthelloEngine::new(eval, args.hash_mb, Duration::from_secs_f64(args.move_time))
+        .with_solve_time(Duration::from_secs_f64(args.solve_time));
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }

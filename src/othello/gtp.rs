@@ -7,7 +7,7 @@
 //! `genmove` for that side answers `pass`; nothing else about the position changes.
 use super::bitboard::{parse_square, square_name};
 use super::board::{move_list, Board};
-use super::eval::Weights;
+use super::evaluator::Evaluator;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
 use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
@@ -65,11 +65,11 @@ pub struct OthelloEngine {
 }
 
 impl OthelloEngine {
-    pub fn new(weights: Weights, hash_mb: usize, move_time: Duration) -> OthelloEngine {
+    pub fn new(eval: Evaluator, hash_mb: usize, move_time: Duration) -> OthelloEngine {
         OthelloEngine {
             state: State::start(),
             history: Vec::new(),
-            searcher: Searcher::new(weights, hash_mb),
+            searcher: Searcher::new(eval, hash_mb),
             time: TimeManager::new(move_time),
             stop: StopToken::new(),
             solve_time: DEFAULT_SOLVE_TIME,
@@ -438,7 +438,7 @@ fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Repl
 /// Evaluation of the side to move in discs (a debugging aid for the weights).
 fn eval_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    let v = super::eval::evaluate(&e.searcher.weights, &e.state.board);
+    let v = e.searcher.eval.evaluate(&e.state.board);
     Ok(format!("{:+.2}", v as f64 / DISC as f64))
 }
 

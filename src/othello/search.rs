@@ -6,7 +6,7 @@
 use super::bitboard::{flips, moves};
 use super::board::Board;
 use super::endgame::Solver;
-use super::eval::{evaluate, Weights};
+use super::evaluator::Evaluator;
 use crate::search::{Deadline, Limits, Poller};
 use std::time::{Duration, Instant};
 
@@ -99,7 +99,7 @@ pub struct Found {
 }
 
 pub struct Searcher {
-    pub weights: Weights,
+    pub eval: Evaluator,
     table: MidTable,
     pub solver: Solver,
     killers: [[u8; 2]; MAX_PLY],
@@ -116,9 +116,9 @@ struct Move {
 }
 
 impl Searcher {
-    pub fn new(weights: Weights, hash_mb: usize) -> Searcher {
+    pub fn new(eval: impl Into<Evaluator>, hash_mb: usize) -> Searcher {
         Searcher {
-            weights,
+            eval: eval.into(),
             table: MidTable::new(hash_mb.div_ceil(2).max(1)),
             solver: Solver::new(hash_mb.div_ceil(2).max(1)),
             killers: [[64; 2]; MAX_PLY],
@@ -336,7 +336,7 @@ impl Searcher {
             if b.empties() == 0 {
                 return b.final_score() * DISC;
             }
-            return evaluate(&self.weights, b);
+            return self.eval.evaluate(b);
         }
         let entry = self.table.probe(b);
         let mut tt_move = None;
@@ -467,6 +467,7 @@ fn pick(list: &mut [Move; 34], i: usize, count: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::othello::eval::Weights;
     use crate::search::StopToken;
 
     fn limits(ms: u64) -> Limits {

@@ -1,0 +1,76 @@
+//! The evaluation the search uses: the pattern tables (default) or the older linear
+//! features, chosen by the weights file given (`--weights`), which is read with a size cap.
+use super::board::Board;
+use super::eval::{evaluate, Weights};
+use super::pattern::Patterns;
+use super::pattern_file::{decode, MAGIC, MAX_FILE_BYTES};
+use std::io::Read;
+use std::sync::Arc;
+
+/// The built-in pattern weights (see `scripts/othello_patterns.sh` for how they were made).
+pub const DEFAULT_PATTERNS: &[u8] = include_bytes!("../../data/othello/patterns.bin");
+
+#[derive(Clone)]
+pub enum Evaluator {
+    Linear(Weights),
+    Pattern(Arc<Patterns>),
+}
+
+impl From<Weights> for Evaluator {
+    fn from(w: Weights) -> Evaluator {
+        Evaluator::Linear(w)
+    }
+}
+
+impl From<Patterns> for Evaluator {
+    fn from(p: Patterns) -> Evaluator {
+        Evaluator::Pattern(Arc::new(p))
+    }
+}
+
+impl Evaluator {
+    /// The built-in pattern evaluation.
+    pub fn default_patterns() -> Evaluator {
+        Evaluator::from(decode(DEFAULT_PATTERNS).expect("embedded pattern weights decode"))
+    }
+
+    /// Static evaluation in centi-discs for the side to move.
+    #[inline]
+    pub fn evaluate(&self, b: &Board) -> i32 {
+        match self {
+            Evaluator::Linear(w) => evaluate(w, b),
+            Evaluator::Pattern(p) => p.evaluate(b),
+        }
+    }
+
+    /// Reads a weights file: pattern weights (binary, by their magic) or linear weights
+    /// (text). Files above `MAX_FILE_BYTES` are refused without reading them whole.
+    pub fn load(path: &std::path::Path) -> Result<Evaluator, String> {
+        let name = path.display();
+        let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let mut bytes = Vec::new();
+        f.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{name}: {e}"))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(format!(
+                "{name}: larger than {} MiB, not a weights file",
+                MAX_FILE_BYTES >> 20
+            ));
+        }
+        if bytes.starts_with(MAGIC) {
+            return decode(&bytes)
+                .map(Evaluator::from)
+                .map_err(|e| format!("{name}: {e}"));
+        }
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            format!(
+                "{name}: neither pattern weights nor a text weights file (invalid UTF-8 at byte {})",
+                e.valid_up_to()
+            )
+        })?;
+        Weights::parse(text)
+            .map(Evaluator::from)
+            .map_err(|e| format!("{name}: {e}"))
+    }
+}
