@@ -258,7 +258,17 @@ pub fn stream_analysis(
             }
             budget = budget.min(left);
         }
+        let step_start = Instant::now();
         last = step(budget, &stop);
+        // An engine that answers early (a solved position) still keeps the pace and
+        // must not spin: wait out the interval, watching the stop token.
+        while !stop.is_stopped() {
+            let left = budget.saturating_sub(step_start.elapsed());
+            if left.is_zero() {
+                break;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(5)));
+        }
         if !args.interval.is_zero() {
             let line = format_line(&last, style, args);
             if !line.is_empty() {
