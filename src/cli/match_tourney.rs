@@ -108,7 +108,12 @@ pub struct Common {
 /// The program's file name: `/usr/games/gnugo --mode gtp` is `gnugo`.
 pub fn program_name(command: &str) -> String {
     let program = command.split_whitespace().next().unwrap_or("engine");
-    program.rsplit('/').next().unwrap_or(program).to_string()
+    // The last non-empty path part: `cmd=/` or `cmd=dir/` must not name an engine "".
+    program
+        .rsplit('/')
+        .find(|part| !part.is_empty())
+        .unwrap_or(program)
+        .to_string()
 }
 
 /// `60+0.5` (or `60`) seconds.

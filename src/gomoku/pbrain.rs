@@ -11,6 +11,7 @@
 //! blocks only for a search, bounded by the turn and match time ([`super::pbrain_clock`])
 //! and by END.
 use std::io::{self, Read, Write};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,9 @@ use crate::search::{Deadline, Limits, StopToken};
 
 /// Lines queued between reader and dispatcher: bounds memory to this many [`MAX_LINE`]s.
 const CHANNEL_LINES: usize = 16;
+
+/// Input silence after which the brain makes its tables (see `Brain::searcher`).
+const QUIET_BEFORE_TABLES: Duration = Duration::from_millis(20);
 
 /// END's way into a running search. Every search gets a fresh token (a token tripped by
 /// one search's hard deadline must not stop the next: issue 18), unless END came, which
@@ -69,8 +73,10 @@ pub struct Brain {
     game: Option<Game>,
     rule: Rule,
     config: SearchConfig,
-    /// Made at the first search, after the INFO lines: its tables are sized by
-    /// `max_memory`, so the brain never holds more than allowed, even at start.
+    /// Made once a game exists and the input has been quiet for [`QUIET_BEFORE_TABLES`]
+    /// (the manager's INFO lines follow START at once), or at the first search: after
+    /// `max_memory`, so its tables never exceed the limit, and, in a real game, outside
+    /// the time of a move (filling 96 MB of tables took up to 2 s on a loaded machine).
     searcher: Option<Searcher>,
     /// Our colour in the current game (known once we or the opponent moved first).
     me: Option<Color>,
@@ -98,6 +104,18 @@ impl Brain {
     /// The signal the reader trips on END.
     pub fn end_signal(&self) -> EndSignal {
         self.end.clone()
+    }
+
+    /// Whether a game runs and the tables are still to be made.
+    pub fn wants_tables(&self) -> bool {
+        self.game.is_some() && self.searcher.is_none()
+    }
+
+    /// Makes the search tables now (while no move is being timed).
+    pub fn make_tables(&mut self) -> &mut Searcher {
+        let config = &self.config;
+        self.searcher
+            .get_or_insert_with(|| Searcher::new(config.clone()))
     }
 
     /// Answers one input line received now; see [`Brain::handle_at`].
@@ -367,10 +385,9 @@ impl Brain {
             None,
             self.end.token_for_search(),
         );
-        let config = &self.config;
         let searcher = self
             .searcher
-            .get_or_insert_with(|| Searcher::new(config.clone()));
+            .get_or_insert_with(|| Searcher::new(self.config.clone()));
         let report = searcher.search(game.board_mut(), me, &limits);
         tracing::info!(
             nodes = report.nodes,
@@ -454,7 +471,19 @@ pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()>
         }
     });
     let stdout = io::stdout();
-    for (line, arrived) in rx {
+    loop {
+        let next = if brain.wants_tables() {
+            match rx.recv_timeout(QUIET_BEFORE_TABLES) {
+                Err(RecvTimeoutError::Timeout) => {
+                    brain.make_tables();
+                    continue;
+                }
+                next => next.ok(),
+            }
+        } else {
+            rx.recv().ok()
+        };
+        let Some((line, arrived)) = next else { break };
         if matches!(&line, Line::Text(t) if t.eq_ignore_ascii_case("END")) {
             break;
         }
