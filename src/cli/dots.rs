@@ -121,6 +121,10 @@ pub struct BenchDotsArgs {
     /// Edges drawn before the cut, for `--split`.
     #[arg(long, default_value_t = 3)]
     pub depth: usize,
+    /// The root value `--split` sets out to prove (for the first player); the merge says
+    /// whether the root is that, below or above it.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub expect: i32,
     /// Task folder written by `--split`.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -142,7 +146,7 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
         let geo = Geometry::parse_size(size).map_err(|e| format!("--split {size}: {e}"))?;
         let out = args.out.as_ref().ok_or("--split needs --out DIR")?;
         let start = Instant::now();
-        let n = split::write_tasks(&geo, args.depth, out)?;
+        let n = split::write_tasks(&geo, args.depth, args.expect, out)?;
         println!(
             "dots {size}: {n} tasks after {} edges in {} ({:.1} s)",
             args.depth,
@@ -153,10 +157,14 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
     }
     if let Some(task) = &args.solve_task {
         let start = Instant::now();
-        let v = split::solve_task(task, args.tt_bits)?;
+        let answers: Vec<String> = split::solve_task(task, args.tt_bits)?
+            .iter()
+            .map(|(t, yes)| format!("{}{t}", if *yes { ">=" } else { "<" }))
+            .collect();
         println!(
-            "{}: value {v} time {:.3} s",
+            "{}: value {} time {:.3} s",
             task.display(),
+            answers.join(" "),
             start.elapsed().as_secs_f64()
         );
         return Ok(());
@@ -165,6 +173,18 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
         return match split::merge(dir)? {
             split::Merged::Value(v) => {
                 println!("value {v:+} for the first player ({})", dir.display());
+                Ok(())
+            }
+            split::Merged::Below(v) => {
+                println!(
+                    "value below {v:+} for the first player: split again with a lower --expect"
+                );
+                Ok(())
+            }
+            split::Merged::Above(v) => {
+                println!(
+                    "value above {v:+} for the first player: split again with a higher --expect"
+                );
                 Ok(())
             }
             split::Merged::Missing(m) => {

@@ -4,50 +4,28 @@
 //! becomes a task file that any machine can solve on its own; the merge replays the top of
 //! the tree by minimax over the task values.
 //!
-//! Why each task asks for the exact value rather than a null-window question: one task
-//! stands for every leaf with the same canonical position, and those leaves sit under
-//! different capture counts and sides to move, so they would ask different thresholds.
-//! The exact value answers them all, and for the value-0 leaves that dominate a balanced
-//! board MTD(f) from 0 costs the same two null-window probes (`>= 0`? `<= 0`?) as the two
-//! questions that fix the root's value.
+//! Each task answers null-window questions: "is the value for the side to move at least
+//! t?" for the few thresholds t its leaves need. The split fixes an expected root value V
+//! (`--expect`, 0 by default: 4x4 and 4x5 are ties) and asks whether the root is at least V
+//! and at least V+1; walking the top of the tree turns those two questions into
+//! thresholds at the leaves (a capture shifts the threshold by the boxes taken, a passed
+//! turn negates it). A leaf far from V then costs one cheap probe, where its exact value
+//! would cost one probe per box of difference. If the root is not V the merge says which
+//! side it lies on; split again with another `--expect`.
 //!
-//! Files in the task folder: `split.txt` (board and depth), `NNNNNN.task` (one position:
-//! its drawn edges), `NNNNNN.result` (written by `solve_task` through a rename, so a task
+//! Files in the task folder: `split.txt` (board, depth, expected value), `NNNNNN.task`
+//! (one position: its drawn edges and thresholds), `NNNNNN.result` (written by `solve_task` through a rename, so a task
 //! killed half-way leaves no result and loses only its own work).
 use super::geometry::Geometry;
 use super::gtp::parse_box_size;
-use super::solver::Solver;
+use super::solver::{Solver, EXACT};
 use super::symmetry::Symmetries;
 use super::Board;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// The distinct canonical positions after exactly `depth` edges from the empty board
-/// (games that end sooner contribute nothing: they have no task). Sorted by key.
-pub fn leaves(geo: &Geometry, depth: usize) -> Vec<u128> {
-    let sym = Symmetries::new(geo);
-    let mut level: Vec<u128> = vec![0];
-    for _ in 0..depth {
-        let mut next: Vec<u128> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for &d in &level {
-            for e in 0..geo.n_edges() {
-                if d >> e & 1 == 0 {
-                    let (k, _) = sym.canonical(d | 1 << e);
-                    if seen.insert(k) {
-                        next.push(k);
-                    }
-                }
-            }
-        }
-        level = next;
-    }
-    level.sort_unstable();
-    level
-}
 
 /// The board with exactly the edges of `drawn` (the solver's value does not depend on the
 /// order they were drawn in, only on the set).
@@ -65,9 +43,40 @@ fn size_name(geo: &Geometry) -> String {
     format!("{}x{}", geo.cols(), geo.rows())
 }
 
-/// Writes `split.txt` and one task per leaf into `dir` (created if needed). Returns the
-/// number of tasks.
-pub fn write_tasks(geo: &Geometry, depth: usize, dir: &Path) -> Result<usize, String> {
+/// Walks the top of the tree asking "value >= t?" at `board` and records, per canonical
+/// leaf at `depth` edges, the thresholds it must answer.
+fn collect_thresholds(
+    board: &mut Board,
+    sym: &Symmetries,
+    depth: usize,
+    t: i32,
+    seen: &mut HashSet<(u128, i32)>,
+    out: &mut BTreeMap<u128, BTreeSet<i32>>,
+) {
+    if board.is_over() {
+        return;
+    }
+    let (key, _) = sym.canonical(board.drawn().lo);
+    if !seen.insert((key, t)) {
+        return;
+    }
+    if board.drawn().len() == depth {
+        out.entry(key).or_default().insert(t);
+        return;
+    }
+    let legal: Vec<usize> = board.legal_edges().collect();
+    for e in legal {
+        let c = board.play(e).expect("a legal edge") as i32;
+        // c + V(child) >= t, or -V(child) >= t, i.e. not V(child) >= 1 - t.
+        let child_t = if c > 0 { t - c } else { 1 - t };
+        collect_thresholds(board, sym, depth, child_t, seen, out);
+        board.undo();
+    }
+}
+
+/// Writes `split.txt` and one task per leaf into `dir` (created if needed), for proving
+/// that the root's value is `expect`. Returns the number of tasks.
+pub fn write_tasks(geo: &Geometry, depth: usize, expect: i32, dir: &Path) -> Result<usize, String> {
     if geo.n_edges() > super::solver::MAX_SOLVER_EDGES {
         return Err("board too large for the solver".into());
     }
@@ -79,24 +88,33 @@ pub fn write_tasks(geo: &Geometry, depth: usize, dir: &Path) -> Result<usize, St
     }
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let io = |e: std::io::Error| format!("{}: {e}", dir.display());
-    let found = leaves(geo, depth);
-    for (i, &d) in found.iter().enumerate() {
+    let sym = Symmetries::new(geo);
+    let mut found = BTreeMap::new();
+    let mut seen = HashSet::new();
+    let mut root = Board::from_geometry(geo.clone());
+    for t in [expect, expect + 1] {
+        collect_thresholds(&mut root, &sym, depth, t, &mut seen, &mut found);
+    }
+    for (i, (&d, ts)) in found.iter().enumerate() {
         let b = board_of(geo, d);
         let edges: Vec<String> = (0..geo.n_edges())
             .filter(|&e| d >> e & 1 != 0)
             .map(|e| b.edge_name(e).to_string())
             .collect();
+        let ts: Vec<String> = ts.iter().map(i32::to_string).collect();
         let text = format!(
-            "quartet dots task\nboard {}\nedges {}\nquestion exact value for the side to move\n",
+            "quartet dots task\nboard {}\nedges {}\nthresholds {}\n\
+             question is the value for the side to move at least each threshold\n",
             size_name(geo),
-            edges.join(" ")
+            edges.join(" "),
+            ts.join(" ")
         );
         fs::write(dir.join(format!("{i:06}.task")), text).map_err(io)?;
     }
     fs::write(
         dir.join("split.txt"),
         format!(
-            "quartet dots split\nboard {}\ndepth {depth}\ntasks {}\n",
+            "quartet dots split\nboard {}\ndepth {depth}\nexpect {expect}\ntasks {}\n",
             size_name(geo),
             found.len()
         ),
@@ -113,8 +131,8 @@ fn fields(text: &str) -> HashMap<&str, &str> {
         .collect()
 }
 
-/// Reads a task: its board and drawn-edge set.
-fn read_task(path: &Path) -> Result<(Geometry, u128), String> {
+/// Reads a task: its board, drawn-edge set and thresholds.
+fn read_task(path: &Path) -> Result<(Geometry, u128, Vec<i32>), String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let bad = |why: &str| format!("{}: {why}", path.display());
     let f = fields(&text);
@@ -129,25 +147,42 @@ fn read_task(path: &Path) -> Result<(Geometry, u128), String> {
             .ok_or_else(|| bad(&format!("bad edge {name}")))?;
         drawn |= 1 << e;
     }
-    Ok((geo, drawn))
+    let thresholds = f
+        .get("thresholds")
+        .copied()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|t| t.parse().map_err(|_| bad(&format!("bad threshold {t}"))))
+        .collect::<Result<Vec<i32>, String>>()?;
+    if thresholds.is_empty() {
+        return Err(bad("no thresholds"));
+    }
+    Ok((geo, drawn, thresholds))
 }
 
-/// Solves one task file and writes `value V` (with nodes and seconds) to its `.result`.
-/// Returns the value.
-pub fn solve_task(path: &Path, tt_bits: Option<u32>) -> Result<i32, String> {
-    let (geo, drawn) = read_task(path)?;
+/// Answers one task file's questions and writes `at_least T yes|no` lines (with nodes and
+/// seconds) to its `.result`. Returns the answers in threshold order.
+pub fn solve_task(path: &Path, tt_bits: Option<u32>) -> Result<Vec<(i32, bool)>, String> {
+    let (geo, drawn, thresholds) = read_task(path)?;
     let board = board_of(&geo, drawn);
     let bits = tt_bits.unwrap_or_else(|| default_tt_bits(&geo));
     let mut solver = Solver::new(&board, bits).ok_or("board too large for the solver")?;
     let start = Instant::now();
-    let value = solver.solve();
+    let mut text = String::new();
+    let mut answers = Vec::new();
+    for &t in &thresholds {
+        // One null-window probe; the table carries over between thresholds.
+        let at_least = solver.search(t - 1, t, EXACT) >= t;
+        let _ = writeln!(text, "at_least {t} {}", if at_least { "yes" } else { "no" });
+        answers.push((t, at_least));
+    }
     let secs = start.elapsed().as_secs_f64();
+    let _ = write!(text, "nodes {}\nseconds {secs:.3}\n", solver.nodes);
     let out = result_path(path);
     let tmp = out.with_extension("result.tmp");
-    let text = format!("value {value}\nnodes {}\nseconds {secs:.3}\n", solver.nodes);
     fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
     fs::rename(&tmp, &out).map_err(|e| format!("{}: {e}", out.display()))?;
-    Ok(value)
+    Ok(answers)
 }
 
 /// The table size `bench dots` uses for a board: edges - 9, within 16..=26.
@@ -164,6 +199,10 @@ fn result_path(task: &Path) -> PathBuf {
 pub enum Merged {
     /// The root's exact value for the first player.
     Value(i32),
+    /// The root's value is below the expected one given.
+    Below(i32),
+    /// The root's value is above the expected one given.
+    Above(i32),
     /// Tasks without a result, by file name.
     Missing(Vec<String>),
 }
@@ -181,7 +220,11 @@ pub fn merge(dir: &Path) -> Result<Merged, String> {
         .get("depth")
         .and_then(|d| d.parse().ok())
         .ok_or_else(|| format!("{}: no depth", split.display()))?;
-    let mut values: HashMap<u128, i32> = HashMap::new();
+    let expect: i32 = f
+        .get("expect")
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| format!("{}: no expect", split.display()))?;
+    let mut answers: HashMap<(u128, i32), bool> = HashMap::new();
     let mut missing = BTreeMap::new();
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
@@ -191,7 +234,7 @@ pub fn merge(dir: &Path) -> Result<Merged, String> {
     entries.sort();
     let sym = Symmetries::new(&geo);
     for task in &entries {
-        let (tgeo, drawn) = read_task(task)?;
+        let (tgeo, drawn, _) = read_task(task)?;
         if (tgeo.cols(), tgeo.rows()) != (geo.cols(), geo.rows()) {
             return Err(format!(
                 "{}: not a {} task",
@@ -202,11 +245,16 @@ pub fn merge(dir: &Path) -> Result<Merged, String> {
         let res = result_path(task);
         match fs::read_to_string(&res) {
             Ok(r) => {
-                let v: i32 = fields(&r)
-                    .get("value")
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| format!("{}: no value line", res.display()))?;
-                values.insert(sym.canonical(drawn).0, v);
+                let key = sym.canonical(drawn).0;
+                for line in r.lines() {
+                    let w: Vec<&str> = line.split_whitespace().collect();
+                    if let ["at_least", t, yes] = w[..] {
+                        let t: i32 = t
+                            .parse()
+                            .map_err(|_| format!("{}: bad line {line}", res.display()))?;
+                        answers.insert((key, t), yes == "yes");
+                    }
+                }
             }
             Err(_) => {
                 let name = task.file_name().unwrap_or_default().to_string_lossy();
@@ -219,66 +267,55 @@ pub fn merge(dir: &Path) -> Result<Merged, String> {
     }
     let mut memo = HashMap::new();
     let mut board = Board::from_geometry(geo.clone());
-    let v = top_value(&mut board, &sym, depth, &values, &mut memo)?;
-    Ok(Merged::Value(v))
+    let mut ask = |t| at_least(&mut board, &sym, depth, t, &answers, &mut memo);
+    Ok(if !ask(expect)? {
+        Merged::Below(expect)
+    } else if ask(expect + 1)? {
+        Merged::Above(expect)
+    } else {
+        Merged::Value(expect)
+    })
 }
 
-/// Minimax over the top of the tree: the unscored value of `board` (side to move) from
-/// the task values at `depth` edges.
-fn top_value(
+/// Whether the unscored value of `board` (side to move) is at least `t`, by minimax over
+/// the top of the tree with the tasks' answers at `depth` edges.
+fn at_least(
     board: &mut Board,
     sym: &Symmetries,
     depth: usize,
-    values: &HashMap<u128, i32>,
-    memo: &mut HashMap<u128, i32>,
-) -> Result<i32, String> {
+    t: i32,
+    answers: &HashMap<(u128, i32), bool>,
+    memo: &mut HashMap<(u128, i32), bool>,
+) -> Result<bool, String> {
     if board.is_over() {
-        return Ok(0);
+        return Ok(0 >= t);
     }
     let (key, _) = sym.canonical(board.drawn().lo);
     if board.drawn().len() == depth {
-        return values.get(&key).copied().ok_or_else(|| {
-            format!("no task for the position after {depth} edges with key {key:#x}")
+        return answers.get(&(key, t)).copied().ok_or_else(|| {
+            format!("no answer for threshold {t} after {depth} edges (key {key:#x})")
         });
     }
-    if let Some(&v) = memo.get(&key) {
+    if let Some(&v) = memo.get(&(key, t)) {
         return Ok(v);
     }
-    let mut best = i32::MIN;
+    let mut yes = false;
     let legal: Vec<usize> = board.legal_edges().collect();
     for e in legal {
         let c = board.play(e).expect("a legal edge") as i32;
-        let v = top_value(board, sym, depth, values, memo);
+        let r = if c > 0 {
+            at_least(board, sym, depth, t - c, answers, memo)
+        } else {
+            at_least(board, sym, depth, 1 - t, answers, memo).map(|x| !x)
+        };
         board.undo();
-        let v = v?;
-        best = best.max(if c > 0 { c + v } else { -v });
-    }
-    memo.insert(key, best);
-    Ok(best)
-}
-
-/// One line per task for a report: `NNNNNN.task value V seconds S` (results only).
-pub fn summary(dir: &Path) -> Result<String, String> {
-    let mut out = String::new();
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "result"))
-        .collect();
-    entries.sort();
-    for p in entries {
-        if let Ok(r) = fs::read_to_string(&p) {
-            let f = fields(&r);
-            let _ = writeln!(
-                out,
-                "{} value {} seconds {}",
-                p.file_name().unwrap_or_default().to_string_lossy(),
-                f.get("value").unwrap_or(&"?"),
-                f.get("seconds").unwrap_or(&"?")
-            );
+        if r? {
+            yes = true;
+            break;
         }
     }
-    Ok(out)
+    memo.insert((key, t), yes);
+    Ok(yes)
 }
 
 #[cfg(test)]
@@ -293,13 +330,14 @@ mod tests {
 
     /// Split, solve every task, merge: the published values (3x3: -3 for the first
     /// player; 2x3: -2), at several depths, including one where captures happen above the
-    /// cut (2x2 boxes at depth 5: a box can be completed by the fourth edge).
+    /// cut (2x2 boxes at depth 5: a box can be completed by the fourth edge). Each wrong
+    /// guess of the root value must be refuted on the right side.
     #[test]
     fn split_solve_merge_gives_the_known_values() {
-        for (c, r, depth, known) in [(3, 3, 3, -3), (3, 2, 4, -2), (2, 2, 5, 2), (1, 1, 4, -1)] {
+        for (c, r, depth, known) in [(3, 3, 3, -3), (3, 2, 4, -2), (2, 2, 5, 2), (1, 1, 3, -1)] {
             let geo = Geometry::new(c, r).unwrap();
             let dir = scratch(&format!("{c}x{r}-{depth}"));
-            let n = write_tasks(&geo, depth, &dir).unwrap();
+            let n = write_tasks(&geo, depth, known, &dir).unwrap();
             assert!(n > 0);
             let tasks: Vec<PathBuf> = fs::read_dir(&dir)
                 .unwrap()
@@ -328,11 +366,15 @@ mod tests {
     /// a lone box is a ground edge): one task.
     #[test]
     fn leaves_are_reduced_by_symmetry() {
-        let g = Geometry::new(1, 1).unwrap();
-        assert_eq!(leaves(&g, 2).len(), 1);
+        let count = |c, r, depth| {
+            let dir = scratch(&format!("count-{c}x{r}-{depth}"));
+            let n = write_tasks(&Geometry::new(c, r).unwrap(), depth, 0, &dir).unwrap();
+            fs::remove_dir_all(&dir).unwrap();
+            n
+        };
+        assert_eq!(count(1, 1, 2), 1);
         // 2x1 after one edge: the middle edge, or a ground edge of one box (all ground
         // edges of both boxes are alike under the mirror and the ground equivalence).
-        let g = Geometry::new(2, 1).unwrap();
-        assert_eq!(leaves(&g, 1).len(), 2);
+        assert_eq!(count(2, 1, 1), 2);
     }
 }
