@@ -113,7 +113,7 @@ async fn administrative_commands() {
         out,
         "= 2\n\n=1 Fake\n\n=2 0.1\n\n= true\n\n= true\n\n=3 false\n\n? syntax error\n\n\
          = protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\n\
-         gogui-interrupt\nplay\necho\nshowboard\nboom\nthink\nwatch\nthink_aloud\n\n"
+         gogui-interrupt\ncputime\nplay\necho\nshowboard\nboom\nthink\nwatch\nthink_aloud\n\n"
     );
 }
 
