@@ -1,5 +1,6 @@
 //! The split/solve-task/merge chain of `quartet bench dots` through the real binary, as the
-//! docs run it on many machines: 3x3 boxes cut after two edges merges to the published -3.
+//! docs run it on many machines: 3x3 boxes cut after two edges, set out to prove the
+//! published -3, merges to -3.
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -20,7 +21,7 @@ fn split_3x3_solve_every_task_merge_to_minus_three() {
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
     let (ok, out) = quartet(&[
-        "bench", "dots", "--split", "3x3", "--depth", "2", "--out", d,
+        "bench", "dots", "--split", "3x3", "--depth", "2", "--expect", "-3", "--out", d,
     ]);
     assert!(ok, "{out}");
     let mut tasks: Vec<PathBuf> = std::fs::read_dir(&dir)
