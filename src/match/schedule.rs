@@ -154,7 +154,9 @@ pub fn parse_openings<G: RefereeGame>(
             continue;
         }
         let moves: Vec<String> = line
-            .split([' ', ',', '\t'])
+            // Any whitespace separates moves: a stray vertical tab must not become part
+            // of a move sent to the engines (found by tests/fuzz_parsers.rs).
+            .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|m| !m.is_empty())
             .map(str::to_string)
             .collect();
