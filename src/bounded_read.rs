@@ -8,6 +8,13 @@ use std::path::Path;
 /// holds more than `max_bytes` bytes (found by reading at most one byte past the cap, so
 /// an endless stream costs no more than the cap).
 pub fn read_to_string_capped(path: &Path, max_bytes: u64) -> Result<String, String> {
+    let bytes = read_capped(path, max_bytes)?;
+    String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))
+}
+
+/// The file's bytes, or an error naming the file when it cannot be read or holds more
+/// than `max_bytes` bytes (reading at most one byte past the cap).
+pub fn read_capped(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut bytes = Vec::new();
     file.take(max_bytes.saturating_add(1))
@@ -20,7 +27,7 @@ pub fn read_to_string_capped(path: &Path, max_bytes: u64) -> Result<String, Stri
             max_bytes >> 20
         ));
     }
-    String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))
+    Ok(bytes)
 }
 
 #[cfg(test)]

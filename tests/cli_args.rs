@@ -102,6 +102,6 @@ fn an_endless_weights_file_is_refused_at_its_size_cap() {
     // It used to read /dev/zero until the memory ran out (10.9 GB).
     fails_with(
         &["othello", "--weights", "/dev/zero"],
-        "/dev/zero: larger than 64 MiB",
+        "/dev/zero: larger than 16 MiB",
     );
 }

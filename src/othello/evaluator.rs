@@ -4,7 +4,6 @@ use super::board::Board;
 use super::eval::{evaluate, Weights};
 use super::pattern::Patterns;
 use super::pattern_file::{decode, MAGIC, MAX_FILE_BYTES};
-use std::io::Read;
 use std::sync::Arc;
 
 /// The built-in pattern weights (see `scripts/othello_patterns.sh` for how they were made).
@@ -47,17 +46,7 @@ impl Evaluator {
     /// (text). Files above `MAX_FILE_BYTES` are refused without reading them whole.
     pub fn load(path: &std::path::Path) -> Result<Evaluator, String> {
         let name = path.display();
-        let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        let mut bytes = Vec::new();
-        f.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("{name}: {e}"))?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(format!(
-                "{name}: larger than {} MiB, not a weights file",
-                MAX_FILE_BYTES >> 20
-            ));
-        }
+        let bytes = crate::bounded_read::read_capped(path, MAX_FILE_BYTES)?;
         if bytes.starts_with(MAGIC) {
             return decode(&bytes)
                 .map(Evaluator::from)
