@@ -561,20 +561,7 @@ impl Tree {
     pub fn root_stats(&self) -> Vec<MoveStats> {
         let root = self.nodes[0];
         let mut v: Vec<MoveStats> = (0..root.n_children as usize)
-            .map(|i| {
-                let n = self.nodes[root.first_child as usize + i];
-                MoveStats {
-                    mv: n.mv,
-                    visits: n.visits,
-                    wins: n.wins,
-                    margin_sum: n.black_margin,
-                    prior: if n.prior_visits > 0.0 {
-                        n.prior_wins / n.prior_visits
-                    } else {
-                        0.5
-                    },
-                }
-            })
+            .map(|i| move_stats(&self.nodes[root.first_child as usize + i]))
             .filter(|s| s.visits > 0 || root.n_children == 1)
             .collect();
         v.sort_by_key(|s| std::cmp::Reverse(s.visits));
@@ -587,17 +574,7 @@ impl Tree {
         let mut v: Vec<MoveStats> = (0..root.n_children as usize)
             .map(|i| self.nodes[root.first_child as usize + i])
             .filter(|n| n.prior_visits < 1e8) // superko repeats carry a hopeless prior
-            .map(|n| MoveStats {
-                mv: n.mv,
-                visits: n.visits,
-                wins: n.wins,
-                margin_sum: n.black_margin,
-                prior: if n.prior_visits > 0.0 {
-                    n.prior_wins / n.prior_visits
-                } else {
-                    0.5
-                },
-            })
+            .map(|n| move_stats(&n))
             .collect();
         v.sort_by_key(|s| std::cmp::Reverse(s.visits));
         v
@@ -629,4 +606,19 @@ fn empty_around(b: &Board, col: usize, row: usize, r: usize) -> bool {
         }
     }
     true
+}
+
+/// A root child's statistics as reported to the player and the analysis commands.
+fn move_stats(n: &Node) -> MoveStats {
+    MoveStats {
+        mv: n.mv,
+        visits: n.visits,
+        wins: n.wins,
+        margin_sum: n.black_margin,
+        prior: if n.prior_visits > 0.0 {
+            n.prior_wins / n.prior_visits
+        } else {
+            0.5
+        },
+    }
 }
