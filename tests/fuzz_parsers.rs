@@ -1,6 +1,6 @@
 //! Property tests ("fuzzing in CI", issue 20) for every parser that reads outside input:
 //! GTP framing, Go/Gomoku vertices, Othello squares and OBF boards, Dots edge names and SAU
-//! edges, SGF, the pbrain brain and its line splitter, the SAU engine, openings files and
+//! edges, SGF, the pbrain brain, the line splitter of every protocol, the SAU engine, openings files and
 //! `--engine` specs. Each must answer every input (a value or an error) without panicking,
 //! and printers and parsers must agree where both exist.
 //!
@@ -21,7 +21,6 @@ use quartet::dots::Geometry;
 use quartet::go::sgf::parse_sgf;
 use quartet::gomoku::board::Rule;
 use quartet::gomoku::pbrain::Brain;
-use quartet::gomoku::pbrain_lines::{Line, LineSplitter};
 use quartet::gomoku::search::SearchConfig;
 use quartet::matches::go_referee::GoReferee;
 use quartet::matches::gomoku_referee::GomokuReferee;
@@ -31,6 +30,7 @@ use quartet::othello::bitboard::{parse_square, square_name};
 use quartet::othello::board::Board as OthelloBoard;
 use quartet::protocol::coords::{format_vertex, parse_vertex};
 use quartet::protocol::framing::{leading_id, parse_line};
+use quartet::protocol::lines::{Line, LineEnds, LineSplitter, PREFIX_KEEP};
 
 /// `default` cases, times `QUARTET_FUZZ_SCALE` when set (long runs).
 fn cases(default: u32) -> Config {
@@ -220,39 +220,47 @@ proptest! {
     }
 
     #[test]
-    fn pbrain_lines_match_a_plain_split(raw in bytes(200), cap in 1usize..40) {
-        let mut s = LineSplitter::new(cap);
+    fn lines_match_a_plain_split(
+        raw in bytes(200),
+        cap in 1usize..100,
+        any_newline in any::<bool>(),
+        step in 1usize..50,
+    ) {
+        let ends = if any_newline { LineEnds::AnyNewline } else { LineEnds::Lf };
+        let mut s = LineSplitter::new(cap, ends);
         let mut got = Vec::new();
-        s.feed(&raw, |l| { got.push(l); true });
+        for mut chunk in raw.chunks(step) {
+            while let Some(l) = s.next_line(&mut chunk) {
+                got.push(l);
+            }
+        }
         got.extend(s.finish());
-        // The same split written differently: CR LF and bare CR become LF first.
-        let text = raw
-            .split(|&b| b == b'\n')
-            .map(|part| part.to_vec())
-            .collect::<Vec<_>>()
-            .join(&b'\n');
-        let normal: Vec<u8> = {
+        // The same split written differently: in pbrain mode CR LF and bare CR become LF
+        // first, then the input is cut at every LF.
+        let normal: Vec<u8> = if any_newline {
             let mut out = Vec::new();
             let mut i = 0;
-            while i < text.len() {
-                if text[i] == b'\r' {
+            while i < raw.len() {
+                if raw[i] == b'\r' {
                     out.push(b'\n');
-                    if text.get(i + 1) == Some(&b'\n') {
+                    if raw.get(i + 1) == Some(&b'\n') {
                         i += 1;
                     }
                 } else {
-                    out.push(text[i]);
+                    out.push(raw[i]);
                 }
                 i += 1;
             }
             out
+        } else {
+            raw.clone()
         };
         let mut want: Vec<Line> = normal
             .split(|&b| b == b'\n')
             .map(|l| if l.len() > cap {
-                Line::TooLong
+                Line::TooLong { prefix: l[..l.len().min(PREFIX_KEEP)].to_vec(), len: l.len() }
             } else {
-                Line::Text(String::from_utf8_lossy(l).trim().to_string())
+                Line::Text(l.to_vec())
             })
             .collect();
         // Text after the last line end is a line only when there is some.

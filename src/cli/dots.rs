@@ -6,8 +6,7 @@ use crate::dots::sau::{SauEngine, SauFlow};
 use crate::dots::solver::Solver;
 use crate::dots::split;
 use crate::dots::{Board, Geometry};
-use crate::protocol::lines::{read_capped_line, CappedLine};
-use crate::protocol::server::MAX_LINE;
+use crate::protocol::lines::{read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -77,32 +76,33 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
 /// are capped like GTP's ([`MAX_LINE`]): a longer one is drained and ignored.
 fn run_sau(mut engine: SauEngine) -> Result<(), String> {
     use std::io::Write;
-    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout();
-    let mut buf = Vec::new();
-    loop {
-        let line = read_capped_line(&mut input, &mut buf, MAX_LINE)
-            .map_err(|e| format!("i/o error: {e}"))?;
-        match line {
-            None => break,
-            Some(CappedLine::TooLong { len }) => {
+    let mut failed = None;
+    let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
+    read_lines(std::io::stdin().lock(), splitter, |line| {
+        let bytes = match line {
+            Line::TooLong { len, .. } => {
                 tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
-                continue;
+                return true;
             }
-            Some(CappedLine::Text) => {}
-        }
+            Line::Text(bytes) => bytes,
+        };
         // Bytes that are not UTF-8 cannot form a command; they are ignored like any noise.
-        match engine.handle(&String::from_utf8_lossy(&buf)) {
-            SauFlow::Quit => break,
+        match engine.handle(&String::from_utf8_lossy(&bytes)) {
+            SauFlow::Quit => false,
             SauFlow::Reply(lines) => {
-                for l in lines {
-                    writeln!(out, "{l}").map_err(|e| format!("i/o error: {e}"))?;
+                let written = lines
+                    .iter()
+                    .try_for_each(|l| writeln!(out, "{l}"))
+                    .and_then(|()| out.flush());
+                if let Err(e) = written {
+                    failed = Some(format!("i/o error: {e}"));
                 }
-                out.flush().map_err(|e| format!("i/o error: {e}"))?;
+                failed.is_none()
             }
         }
-    }
-    Ok(())
+    });
+    failed.map_or(Ok(()), Err)
 }
 
 #[derive(Args, Debug)]

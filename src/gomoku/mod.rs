@@ -12,7 +12,6 @@ mod pattern_tests;
 pub mod patterns;
 pub mod pbrain;
 pub mod pbrain_clock;
-pub mod pbrain_lines;
 pub mod puzzles;
 pub mod renju;
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! top-left corner, 0-based. The brain answers `OK`, a move `x,y`, `ERROR msg`, `MESSAGE ..`
 //! or `UNKNOWN`.
 //!
-//! Threads: one reader thread splits the input into lines ([`super::pbrain_lines`]) and
+//! Threads: one reader thread splits the input into lines ([`crate::protocol::lines`], any newline ends a line) and
 //! feeds them, stamped with their arrival, to the dispatcher over a bounded channel. On
 //! `END` the reader also trips the stop token of the running search through [`EndSignal`]
 //! (the search returns at once, and commands still queued are answered without thinking)
@@ -10,7 +10,7 @@
 //! of END whatever it is doing. The dispatcher ([`Brain::handle_at`]) owns the game and
 //! blocks only for a search, bounded by the turn and match time ([`super::pbrain_clock`])
 //! and by END.
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 use super::board::{valid_size, Point, Rule, MAX_SIZE};
 use super::game::{Game, Outcome};
 use super::pbrain_clock::Clock;
-use super::pbrain_lines::{Line, LineSplitter, MAX_LINE};
 use super::search::{SearchConfig, Searcher};
 use crate::color::Color;
+use crate::protocol::lines::{self, Line, LineEnds, LineSplitter, MAX_LINE};
 use crate::search::{Deadline, Limits, StopToken};
 
 /// Lines queued between reader and dispatcher: bounds memory to this many [`MAX_LINE`]s.
@@ -120,15 +120,19 @@ impl Brain {
 
     /// Answers one input line received now; see [`Brain::handle_at`].
     pub fn handle(&mut self, line: &str) -> Vec<String> {
-        self.handle_at(&Line::Text(line.to_string()), Instant::now())
+        self.handle_at(&Line::Text(line.as_bytes().to_vec()), Instant::now())
     }
 
     /// Answers one input line (without its line end) that arrived at `arrived`; an empty
     /// vector means no answer.
     pub fn handle_at(&mut self, line: &Line, arrived: Instant) -> Vec<String> {
+        let text;
         let line = match line {
-            Line::Text(t) => t.trim(),
-            Line::TooLong => {
+            Line::Text(bytes) => {
+                text = String::from_utf8_lossy(bytes);
+                text.trim()
+            }
+            Line::TooLong { .. } => {
                 let msg = format!("line longer than {MAX_LINE} bytes ignored");
                 return match self.board_block.as_mut() {
                     Some(block) => {
@@ -433,18 +437,20 @@ pub fn parse_triple(s: &str) -> Option<(usize, usize, u8)> {
     }
 }
 
+/// Whether a line is the manager's `END`.
+fn is_end(line: &Line) -> bool {
+    matches!(line, Line::Text(t) if t.trim_ascii().eq_ignore_ascii_case(b"END"))
+}
+
 /// Runs the brain on stdin/stdout until END or end of input.
 pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()> {
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Line, Instant)>(CHANNEL_LINES);
     let mut brain = Brain::new(config, default_move);
     let end = brain.end_signal();
     std::thread::spawn(move || {
-        let mut stdin = io::stdin().lock();
-        let mut splitter = LineSplitter::new(MAX_LINE);
-        let mut buf = vec![0u8; 64 * 1024];
         // Sends a line on; false once END was read or the dispatcher is gone.
-        let mut forward = |line: Line| {
-            let is_end = matches!(&line, Line::Text(t) if t.eq_ignore_ascii_case("END"));
+        let forward = |line: Line| {
+            let is_end = is_end(&line);
             if is_end {
                 end.end();
                 std::thread::spawn(|| {
@@ -455,20 +461,11 @@ pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()>
             }
             tx.send((line, Instant::now())).is_ok() && !is_end
         };
-        loop {
-            let n = match stdin.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            };
-            if !splitter.feed(&buf[..n], &mut forward) {
-                return;
-            }
-        }
-        if let Some(line) = splitter.finish() {
-            forward(line);
-        }
+        lines::read_lines(
+            io::stdin().lock(),
+            LineSplitter::new(MAX_LINE, LineEnds::AnyNewline),
+            forward,
+        );
     });
     let stdout = io::stdout();
     loop {
@@ -484,7 +481,7 @@ pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()>
             rx.recv().ok()
         };
         let Some((line, arrived)) = next else { break };
-        if matches!(&line, Line::Text(t) if t.eq_ignore_ascii_case("END")) {
+        if is_end(&line) {
             break;
         }
         let answers = brain.handle_at(&line, arrived);

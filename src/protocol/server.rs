@@ -34,17 +34,12 @@ use tokio::sync::mpsc;
 use super::answer::format_reply;
 use super::engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Reply, Run};
 use super::framing::{leading_id, parse_line};
+use super::lines::{Line, LineEnds, LineSplitter, MAX_LINE};
 use super::stream::Stream;
 use crate::search::StopToken;
 
-/// Longest accepted command line, in bytes (without its LF).
-pub const MAX_LINE: usize = 1 << 20;
-
 /// Lines buffered between reader and dispatcher; bounds memory to about 16 x [`MAX_LINE`].
 const CHANNEL_LINES: usize = 16;
-
-/// How many bytes of an over-long line are kept to find its id.
-const PREFIX_KEEP: usize = 64;
 
 /// Commands the server answers itself, in `list_commands` order. `gogui-interrupt` tells
 /// GoGui that the `# interrupt` line works (for every engine); as a command it does nothing.
@@ -75,11 +70,6 @@ pub fn cpu_seconds() -> f64 {
 pub const INTERRUPT_LINE: &str = "# interrupt";
 
 /// One framed input line.
-enum Line {
-    Text(Vec<u8>),
-    TooLong { prefix: Vec<u8> },
-}
-
 /// A line on its way to the dispatcher with the stop token of the command it holds.
 struct Job {
     line: Line,
@@ -159,9 +149,7 @@ async fn read_lines<R: AsyncRead + Unpin>(
     mut pending: Pending,
 ) {
     let mut buf = vec![0u8; 64 * 1024];
-    let mut line: Vec<u8> = Vec::new();
-    let mut too_long = false;
-    let mut prefix: Vec<u8> = Vec::new();
+    let mut splitter = LineSplitter::new(cap, LineEnds::Lf);
     loop {
         let n = match input.read(&mut buf).await {
             Ok(0) => break,
@@ -172,52 +160,15 @@ async fn read_lines<R: AsyncRead + Unpin>(
             }
         };
         let mut chunk = &buf[..n];
-        while !chunk.is_empty() {
-            let (part, ended) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (&chunk[..i], Some(i + 1)),
-                None => (chunk, None),
-            };
-            if !too_long {
-                if line.len() + part.len() > cap {
-                    too_long = true;
-                    line.extend_from_slice(
-                        &part[..PREFIX_KEEP.saturating_sub(line.len()).min(part.len())],
-                    );
-                    line.truncate(PREFIX_KEEP);
-                    prefix = std::mem::take(&mut line);
-                } else {
-                    line.extend_from_slice(part);
+        while let Some(line) = splitter.next_line(&mut chunk) {
+            if let Some(job) = pending.admit(line) {
+                if tx.send(job).await.is_err() {
+                    return;
                 }
-            }
-            match ended {
-                Some(skip) => {
-                    let msg = if too_long {
-                        too_long = false;
-                        Line::TooLong {
-                            prefix: std::mem::take(&mut prefix),
-                        }
-                    } else {
-                        Line::Text(std::mem::take(&mut line))
-                    };
-                    if let Some(job) = pending.admit(msg) {
-                        if tx.send(job).await.is_err() {
-                            return;
-                        }
-                    }
-                    chunk = &chunk[skip..];
-                }
-                None => chunk = &[],
             }
         }
     }
-    let last = if too_long {
-        Some(Line::TooLong { prefix })
-    } else if !line.is_empty() {
-        Some(Line::Text(line))
-    } else {
-        None
-    };
-    if let Some(job) = last.and_then(|msg| pending.admit(msg)) {
+    if let Some(job) = splitter.finish().and_then(|line| pending.admit(line)) {
         pending.stop_all();
         let _ = tx.send(job).await;
     }
@@ -315,7 +266,7 @@ fn dispatch<E: GtpEngine, W: Write>(
     while let Some(Job { line, stop }) = rx.blocking_recv() {
         let mut ran: Option<&'static str> = None;
         let (id, reply, flow) = match line {
-            Line::TooLong { prefix } => (
+            Line::TooLong { prefix, .. } => (
                 leading_id(&prefix),
                 Err(GtpError::new("line too long")),
                 Flow::Continue,
