@@ -1,7 +1,9 @@
 //! Two `quartet gomoku --pbrain` processes play each other move by move, as Piskvork would
 //! drive them, and every alpha-beta search either brain logs must have completed depth 4 or
-//! more. Issue 18: after the first search that ran into its hard deadline, the brain's stop
-//! token stayed set and every later `TURN` completed no iteration (`depth=0`).
+//! more, unless it proved the game won or lost (a mate score ends iterative deepening
+//! early, rightly). Issue 18: after the first search that ran into its hard deadline, the
+//! brain's stop token stayed set and every later `TURN` completed no iteration (`depth=0`,
+//! score 0).
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
@@ -9,6 +11,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_quartet");
+/// Scores at or beyond this (in absolute value) are proofs: the engine's `MATE_BOUND`.
+const PROVEN: i64 = 999_000;
+
 /// Moves each brain makes. 10 each is 20 searches; two equal engines do not finish a
 /// 15x15 game that fast.
 const MOVES_EACH: usize = 10;
@@ -73,8 +78,8 @@ impl Brain {
     }
 }
 
-/// `(depth, source)` of every `move` line in a brain's log.
-fn searches(log: &str) -> Vec<(u32, String)> {
+/// `(depth, source, score)` of every `move` line in a brain's log.
+fn searches(log: &str) -> Vec<(u32, String, i64)> {
     let field = |line: &str, key: &str| -> Option<String> {
         let at = line.find(&format!(" {key}="))? + key.len() + 2;
         let rest = &line[at..];
@@ -86,9 +91,11 @@ fn searches(log: &str) -> Vec<(u32, String)> {
         .map(|l| {
             let depth = field(l, "depth").and_then(|d| d.parse().ok());
             let source = field(l, "source");
+            let score = field(l, "score").and_then(|d| d.parse().ok());
             (
                 depth.unwrap_or_else(|| panic!("no depth in {l:?}")),
                 source.unwrap_or_else(|| panic!("no source in {l:?}")),
+                score.unwrap_or_else(|| panic!("no score in {l:?}")),
             )
         })
         .collect()
@@ -132,16 +139,16 @@ fn every_search_of_a_pbrain_game_completes_depth_four() {
         made.0 + made.1 >= 2 * MOVES_EACH - 1,
         "the game ended after {made:?} moves ({last:?})"
     );
-    let all: Vec<(u32, String)> = logs.iter().flat_map(|l| searches(l)).collect();
+    let all: Vec<(u32, String, i64)> = logs.iter().flat_map(|l| searches(l)).collect();
     assert_eq!(
         all.len(),
         made.0 + made.1,
         "one log line per move: {logs:?}"
     );
-    let alphabeta: Vec<u32> = all
+    let alphabeta: Vec<(u32, i64)> = all
         .iter()
-        .filter(|(_, s)| s == "alphabeta")
-        .map(|(d, _)| *d)
+        .filter(|(_, s, _)| s == "alphabeta")
+        .map(|(d, _, score)| (*d, *score))
         .collect();
     assert!(
         alphabeta.len() >= 10,
@@ -149,7 +156,9 @@ fn every_search_of_a_pbrain_game_completes_depth_four() {
         alphabeta.len()
     );
     assert!(
-        alphabeta.iter().all(|&d| d >= 4),
-        "alpha-beta depths per move: {alphabeta:?}"
+        alphabeta
+            .iter()
+            .all(|&(d, score)| d >= 4 || score.abs() >= PROVEN),
+        "alpha-beta (depth, score) per move: {alphabeta:?}"
     );
 }
