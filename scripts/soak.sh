@@ -6,9 +6,9 @@
 #   - every forfeit ("failure") says "engine died" and there are no more of them than
 #     kills that fired (the only crashes allowed are the test's own);
 #   - RSS: `ps` samples every engine and the match process four times a second; for each
-#     engine the peak RSS of its first and of its last process is printed, and a last
-#     one above twice the first plus 16 MB fails the run (as does the match process
-#     growing that much).
+#     engine the peak RSS of its first and last process is printed, and the highest peak
+#     among its first and among its last 20 processes: a last-20 peak above twice the
+#     first-20 peak plus 16 MB fails the run (as does the match process growing that much).
 #
 # Usage: scripts/soak.sh [OUT_DIR]   (default /tmp/quartet-soak)
 # Environment (defaults): QUARTET (target/release/quartet), GAMES (10000 in total, split
@@ -155,15 +155,24 @@ done
 kill $sampler 2>/dev/null || true
 trap - EXIT
 
-# Peak RSS of the first and of the last process of each engine (a fresh process every
-# game) and of each game's match process (a fresh one every chunk).
+# Peak RSS of each engine (a fresh process every game) and of each game's match process
+# (a fresh one every chunk): of its first and of its last process, and the highest peak
+# among its first and among its last 20 processes. Growth is judged on the latter: one
+# process can be sampled (or killed) before it allocates its tables, so single processes
+# differ by their tables' size even when nothing leaks.
 rss=$(awk '
-    { if (!($4 in first)) first[$4] = $2; last[$4] = $2
-      if ($3 > peak[$4 " " $2]) peak[$4 " " $2] = $3 }
+    { key = $4 " " $2
+      if (!(key in seen)) { seen[key] = 1; order[$4, ++count[$4]] = $2 }
+      if ($3 > peak[key]) peak[key] = $3 }
     END {
-        for (p in first) {
-            a = peak[p " " first[p]]; b = peak[p " " last[p]]
-            printf "RSS %s: first process %d kB, last process %d kB (%s)\n", p, a, b,
+        for (p in count) {
+            n = count[p]; k = (n < 40 ? int((n + 1) / 2) : 20); a = 0; b = 0
+            for (i = 1; i <= k; i++) {
+                x = peak[p " " order[p, i]]; if (x > a) a = x
+                y = peak[p " " order[p, n - i + 1]]; if (y > b) b = y
+            }
+            printf "RSS %s: %d processes; first %d kB, last %d kB; peak of the first %d %d kB, of the last %d %d kB (%s)\n",
+                p, n, peak[p " " order[p, 1]], peak[p " " order[p, n]], k, a, k, b,
                 (b > 2 * a + 16384) ? "GROWS" : "stable" } }' \
     "$OUT/rss.log" | sort)
 echo "$rss"
