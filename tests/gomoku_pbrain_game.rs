@@ -1,7 +1,9 @@
 //! Two `quartet gomoku --pbrain` processes play each other move by move, as Piskvork would
 //! drive them, and every alpha-beta search either brain logs must have completed depth 4 or
-//! more. Issue 18: after the first search that ran into its hard deadline, the brain's stop
-//! token stayed set and every later `TURN` completed no iteration (`depth=0`).
+//! more, unless it proved the game won or lost (iterative deepening stops at the first
+//! depth that proves it). Issue 18: after the first search that ran into its hard deadline,
+//! the brain's stop token stayed set and every later `TURN` completed no iteration
+//! (`depth=0`, score 0).
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
@@ -73,8 +75,12 @@ impl Brain {
     }
 }
 
-/// `(depth, source)` of every `move` line in a brain's log.
-fn searches(log: &str) -> Vec<(u32, String)> {
+/// Scores at or beyond this are wins or losses proved by the search (the engine's
+/// `MATE_BOUND`: a mate value minus at most 1000 plies).
+const PROVEN: i64 = 999_000;
+
+/// `(depth, source, score)` of every `move` line in a brain's log.
+fn searches(log: &str) -> Vec<(u32, String, i64)> {
     let field = |line: &str, key: &str| -> Option<String> {
         let at = line.find(&format!(" {key}="))? + key.len() + 2;
         let rest = &line[at..];
@@ -86,9 +92,11 @@ fn searches(log: &str) -> Vec<(u32, String)> {
         .map(|l| {
             let depth = field(l, "depth").and_then(|d| d.parse().ok());
             let source = field(l, "source");
+            let score = field(l, "score").and_then(|s| s.parse().ok());
             (
                 depth.unwrap_or_else(|| panic!("no depth in {l:?}")),
                 source.unwrap_or_else(|| panic!("no source in {l:?}")),
+                score.unwrap_or_else(|| panic!("no score in {l:?}")),
             )
         })
         .collect()
@@ -132,24 +140,28 @@ fn every_search_of_a_pbrain_game_completes_depth_four() {
         made.0 + made.1 >= 2 * MOVES_EACH - 1,
         "the game ended after {made:?} moves ({last:?})"
     );
-    let all: Vec<(u32, String)> = logs.iter().flat_map(|l| searches(l)).collect();
+    let all: Vec<(u32, String, i64)> = logs.iter().flat_map(|l| searches(l)).collect();
     assert_eq!(
         all.len(),
         made.0 + made.1,
         "one log line per move: {logs:?}"
     );
-    let alphabeta: Vec<u32> = all
+    let alphabeta: Vec<(u32, i64)> = all
         .iter()
-        .filter(|(_, s)| s == "alphabeta")
-        .map(|(d, _)| *d)
+        .filter(|(_, s, _)| s == "alphabeta")
+        .map(|(d, _, v)| (*d, *v))
         .collect();
     assert!(
         alphabeta.len() >= 10,
         "only {} alpha-beta searches: {all:?}",
         alphabeta.len()
     );
+    // A proof may come at depth 1 (the quiescence follows fours past the horizon), but it
+    // needs one completed iteration; an open position needs depth 4.
     assert!(
-        alphabeta.iter().all(|&d| d >= 4),
-        "alpha-beta depths per move: {alphabeta:?}"
+        alphabeta
+            .iter()
+            .all(|&(d, v)| d >= 4 || (v.abs() >= PROVEN && d >= 1)),
+        "alpha-beta (depth, score) per move: {alphabeta:?}"
     );
 }

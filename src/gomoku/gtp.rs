@@ -98,7 +98,8 @@ fn analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply
         return Err(GtpError::new("game is over"));
     }
     analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
-        let limits = Limits::new(Deadline::after(budget, budget), None, stop.clone());
+        // A child token: the step's deadline ends the step, not the stream.
+        let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
         let report = e.searcher.search(e.game.board_mut(), color, &limits);
         let proven = matches!(report.source, "win" | "vcf" | "vct");
         let winrate = if proven { 1.0 } else { 0.5 };

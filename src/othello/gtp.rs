@@ -403,7 +403,8 @@ fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Repl
         }
     }
     analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
-        let limits = Limits::new(Deadline::after(budget, budget), None, stop.clone());
+        // A child token: the step's deadline ends the step, not the stream.
+        let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
         let found = e.searcher.think(&st.board, &limits, 60);
         let discs = found.score as f64 / DISC as f64;
         let winrate = if found.exact {
