@@ -79,8 +79,9 @@ impl GomokuEngine {
                     ms = start.elapsed().as_millis() as u64,
                     "ponder"
                 );
-                if r.score.abs() >= MATE_BOUND {
-                    // Proved: more time changes nothing.
+                if r.score.abs() >= MATE_BOUND || r.elapsed < budget / 2 {
+                    // Proved, forced, or the depth ran out: more time changes nothing
+                    // (and searching again at once would only spin).
                     break;
                 }
                 budget = (budget * 2).min(MAX_PONDER.saturating_sub(start.elapsed()));
