@@ -357,8 +357,7 @@ fn the_other_games_stream_analysis_in_the_same_line_shape() {
     .unwrap();
     for (game, setup, score) in [
         (&["othello"][..], "name", true),
-        // Gomoku's `analyze` is left out: its searcher overran the 200 ms steps by seconds
-        // and once did not answer within 30 s after the stop (reported to the lead).
+        (&["gomoku"][..], "name", false),
         (&["dots", "--solve-limit", "12"], "boardsize 2x2", true),
     ] {
         let mut q = Live::start(game);

@@ -26,6 +26,10 @@ pub struct GoArgs {
     /// (the next search starts from the subtree of the move actually played).
     #[arg(long)]
     pub ponder: bool,
+    /// GoGui live graphics: while genmove thinks, `gogui-gfx:` draw commands on stderr
+    /// every 0.5 s (the best moves' visits as labels, the principal variation).
+    #[arg(long)]
+    pub gfx: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -51,7 +55,8 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         seed: args.seed,
         resign_threshold: args.resign_threshold,
     };
-    let engine =
-        GoEngine::new(config, Duration::from_secs_f64(args.move_time)).with_ponder(args.ponder);
+    let engine = GoEngine::new(config, Duration::from_secs_f64(args.move_time))
+        .with_ponder(args.ponder)
+        .with_gfx(args.gfx);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }

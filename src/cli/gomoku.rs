@@ -29,6 +29,10 @@ pub struct GomokuArgs {
     /// much again) no more than the machine's memory.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
+    /// Search on the opponent's time: after each `genmove`, until the next command (GTP
+    /// only).
+    #[arg(long)]
+    pub ponder: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -44,6 +48,7 @@ impl Default for GomokuArgs {
             no_patterns: false,
             move_time: 1.0,
             hash_mb: 64,
+            ponder: false,
             log_level: None,
         }
     }
@@ -96,10 +101,13 @@ pub fn run(args: GomokuArgs) -> Result<(), String> {
     crate::logging::init_logging(args.log_level.as_deref())?;
     let cfg = config(&args)?;
     let move_time = std::time::Duration::from_secs_f64(args.move_time);
+    if args.pbrain && args.ponder {
+        return Err("--ponder is for the GTP mode; the pbrain mode does not ponder".into());
+    }
     if args.pbrain {
         crate::gomoku::pbrain::run_stdio(cfg, move_time).map_err(|e| format!("i/o error: {e}"))
     } else {
-        let engine = crate::gomoku::gtp::GomokuEngine::new(cfg, move_time);
+        let engine = crate::gomoku::gtp::GomokuEngine::new(cfg, move_time).with_ponder(args.ponder);
         crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
     }
 }

@@ -23,6 +23,9 @@ pub struct OthelloArgs {
     /// `? not solved in T s`.
     #[arg(long, default_value_t = 60.0)]
     pub solve_time: f64,
+    /// Search on the opponent's time: after each `genmove`, until the next command.
+    #[arg(long)]
+    pub ponder: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -43,6 +46,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         None => Evaluator::from(Weights::default_weights()),
     };
     let engine = OthelloEngine::new(eval, args.hash_mb, Duration::from_secs_f64(args.move_time))
-        .with_solve_time(Duration::from_secs_f64(args.solve_time));
+        .with_solve_time(Duration::from_secs_f64(args.solve_time))
+        .with_ponder(args.ponder);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }

@@ -90,7 +90,12 @@ impl GoEngine {
     }
 
     /// One analysis step: search `budget`, then report.
-    fn analysis_step(&mut self, color: Color, budget: Duration, ownership: bool) -> Snapshot {
+    pub(super) fn analysis_step(
+        &mut self,
+        color: Color,
+        budget: Duration,
+        ownership: bool,
+    ) -> Snapshot {
         let stop = self.stop_token();
         let (player, game) = self.player_and_game();
         player.analyze_step(game, color, budget, stop.flag());

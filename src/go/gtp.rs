@@ -26,6 +26,8 @@ pub struct GoEngine {
     stop: StopToken,
     /// `--ponder`: search on the opponent's time after each of our moves.
     ponder: bool,
+    /// `--gfx`: GoGui live graphics on stderr while `genmove` thinks.
+    gfx: bool,
 }
 
 impl GoEngine {
@@ -36,7 +38,14 @@ impl GoEngine {
             time: TimeManager::new(default_move_time),
             stop: StopToken::new(),
             ponder: false,
+            gfx: false,
         }
+    }
+
+    /// Turns GoGui's live graphics on (`--gfx`, see `live_gfx`).
+    pub fn with_gfx(mut self, on: bool) -> GoEngine {
+        self.gfx = on;
+        self
     }
 
     /// Turns pondering on (`--ponder`).
@@ -96,7 +105,19 @@ impl GoEngine {
         };
         let color = parse_color(c)?;
         let start = Instant::now();
-        self.search_move(color, self.move_budget(color), start, commit, cleanup)
+        let budget = self.move_budget(color);
+        if !self.gfx {
+            return self.search_move(color, budget, start, commit, cleanup);
+        }
+        // Fixed playouts stay reproducible, and the cleanup search is a different one:
+        // neither is split into drawn steps.
+        if self.player.config().playouts.is_none() && !cleanup {
+            self.think_with_gfx(color, budget, start);
+        }
+        let left = budget.saturating_sub(start.elapsed());
+        let reply = self.search_move(color, left, start, commit, cleanup);
+        self.gfx_done();
+        reply
     }
 
     /// Searches `time` more for `color` (the move's clock started at `start`), plays the

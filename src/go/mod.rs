@@ -7,6 +7,7 @@ pub mod gogui;
 pub mod gtp;
 pub mod handicap;
 pub mod ladder;
+pub mod live_gfx;
 pub mod mcts;
 pub mod patterns;
 pub mod player;

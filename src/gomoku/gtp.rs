@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::board::{valid_size, Point, Rule, DEFAULT_SIZE};
 use super::game::{Game, Outcome};
-use super::search::{SearchConfig, Searcher};
+use super::search::{SearchConfig, Searcher, MATE_BOUND};
 use crate::color::Color;
 use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
 use crate::protocol::coords::{format_vertex, parse_vertex};
@@ -15,12 +15,23 @@ use crate::protocol::shared_commands::{
     ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
 };
 use crate::protocol::stream::Stream;
+use crate::search::ponder::{Lent, MAX_PONDER};
 use crate::search::time::{parse_count, TimeManager};
 use crate::search::{Deadline, Limits, StopToken};
 
+/// The first search of a ponder. A search splits its time between the threat searches
+/// and the alpha-beta, so one search as long as the ponder could spend all of a short
+/// ponder in the threat searches and leave the alpha-beta's table empty; searches of
+/// doubling length, each starting from the tables of the one before, use both at every
+/// point of the opponent's time.
+const PONDER_FIRST: Duration = Duration::from_millis(250);
+
 pub struct GomokuEngine {
     game: Game,
-    searcher: Searcher,
+    /// Lent to a background search between commands when pondering.
+    searcher: Lent<Searcher>,
+    /// `--ponder`: search on the opponent's time after each of our moves.
+    ponder: bool,
     time: TimeManager,
     /// The running command's stop token (from the server).
     stop: StopToken,
@@ -30,15 +41,57 @@ impl GomokuEngine {
     pub fn new(config: SearchConfig, default_move_time: Duration) -> GomokuEngine {
         GomokuEngine {
             game: Game::new(DEFAULT_SIZE, Rule::Freestyle),
-            searcher: Searcher::new(config),
+            searcher: Lent::new(Searcher::new(config.clone()), move || {
+                Searcher::new(config.clone())
+            }),
+            ponder: false,
             time: TimeManager::new(default_move_time),
             stop: StopToken::new(),
         }
     }
 
+    /// Turns pondering on (`--ponder`).
+    pub fn with_ponder(mut self, on: bool) -> GomokuEngine {
+        self.ponder = on;
+        self
+    }
+
+    /// After our move: search the opponent's position (on a copy of the board) until the
+    /// next command; the transposition table and the threat cache keep what it found.
+    /// The ponder is a series of searches of doubling length (see [`PONDER_FIRST`]).
+    fn start_pondering(&mut self) {
+        if self.game.outcome().is_some() {
+            return;
+        }
+        let mut board = self.game.board().clone();
+        let color = self.game.to_move();
+        self.searcher.lend(move |searcher, stop| {
+            let start = std::time::Instant::now();
+            let mut budget = PONDER_FIRST;
+            while !stop.is_stopped() && start.elapsed() < MAX_PONDER {
+                let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
+                let r = searcher.search(&mut board, color, &limits);
+                tracing::debug!(
+                    best = %format_vertex(Some(board.col_row(r.best))),
+                    depth = r.depth,
+                    nodes = r.nodes,
+                    source = r.source,
+                    ms = start.elapsed().as_millis() as u64,
+                    "ponder"
+                );
+                if r.score.abs() >= MATE_BOUND || r.elapsed < budget / 2 {
+                    // Proved, forced, or the depth ran out: more time changes nothing
+                    // (and searching again at once would only spin).
+                    break;
+                }
+                budget = (budget * 2).min(MAX_PONDER.saturating_sub(start.elapsed()));
+            }
+        });
+    }
+
     fn new_game(&mut self, size: usize) {
         self.game = Game::new(size, self.game.rule());
-        self.searcher.clear();
+        self.searcher.get().clear();
     }
 
     fn point(&self, s: &str) -> Result<Point, GtpError> {
@@ -63,7 +116,10 @@ impl GomokuEngine {
         let empty = self.game.size() * self.game.size() - self.game.move_count();
         let (soft, hard) = self.time.budget(color, (empty as u32 / 2).clamp(10, 60));
         let limits = Limits::new(Deadline::after(soft, hard), None, self.stop.clone());
-        let report = self.searcher.search(self.game.board_mut(), color, &limits);
+        let report = self
+            .searcher
+            .get()
+            .search(self.game.board_mut(), color, &limits);
         self.time.spent(color, report.elapsed);
         tracing::info!(
             nodes = report.nodes,
@@ -98,8 +154,9 @@ fn analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply
         return Err(GtpError::new("game is over"));
     }
     analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
-        let limits = Limits::new(Deadline::after(budget, budget), None, stop.clone());
-        let report = e.searcher.search(e.game.board_mut(), color, &limits);
+        // A child token: the step's deadline ends the step, not the stream.
+        let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
+        let report = e.searcher.get().search(e.game.board_mut(), color, &limits);
         let proven = matches!(report.source, "win" | "vcf" | "vct");
         let winrate = if proven { 1.0 } else { 0.5 };
         let mv = format_vertex(Some(e.game.board().col_row(report.best)));
@@ -141,7 +198,7 @@ fn rule(e: &mut GomokuEngine, args: &[String]) -> Reply {
         [r] => {
             let rule = Rule::parse(r).ok_or_else(|| GtpError::new("unknown rule"))?;
             e.game.set_rule(rule);
-            e.searcher.clear();
+            e.searcher.get().clear();
             Ok(String::new())
         }
         _ => Err(GtpError::syntax()),
@@ -191,7 +248,7 @@ fn setboard(e: &mut GomokuEngine, args: &[String]) -> Reply {
             .map_err(|err| GtpError::new(format!("{} at {a}", err.message())))?;
     }
     e.game = g;
-    e.searcher.clear();
+    e.searcher.get().clear();
     Ok(String::new())
 }
 
@@ -337,7 +394,16 @@ impl GtpEngine for GomokuEngine {
         COMMANDS
     }
     fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.searcher.get();
         self.stop = stop.clone();
+    }
+    fn end_command(&mut self, name: &str) {
+        if self.ponder && name == "genmove" {
+            self.start_pondering();
+        }
+    }
+    fn on_quit(&mut self) {
+        self.searcher.get();
     }
 }
 

@@ -15,7 +15,7 @@ use super::eval::{
 use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
 use crate::color::Color;
-use crate::search::{Deadline, Limits, Poller, StopToken};
+use crate::search::{Deadline, Limits, Poller};
 
 pub const MATE: i32 = 1_000_000;
 /// Scores above this are wins found by search.
@@ -23,8 +23,9 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
 
 /// Limits ending at `share` of the soft time of `limits` (all of its deadline when it has
-/// no soft one), with their own stop token: running out of that time must not stop the
-/// main search.
+/// no soft one), as a phase of `limits`: running out of that time must not stop the main
+/// search, while a stop of the main search (interrupt, a new analysis line, quit, END)
+/// still stops the phase at once.
 fn share_of_soft(limits: &Limits, share: f64) -> Limits {
     let deadline = match limits.deadline.soft {
         Some(soft) => {
@@ -35,7 +36,7 @@ fn share_of_soft(limits: &Limits, share: f64) -> Limits {
         }
         None => limits.deadline,
     };
-    Limits::new(deadline, None, StopToken::new())
+    limits.phase(deadline)
 }
 
 /// Entries of the threat cache for a table of `tt_mb` MB: the cache may take half as much
@@ -811,7 +812,7 @@ impl Searcher {
     /// (for tests of the node search alone).
     #[cfg(test)]
     pub(super) fn value(&mut self, b: &mut Board, c: Color, depth: u32) -> i32 {
-        let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let limits = Limits::new(Deadline::unlimited(), None, crate::search::StopToken::new());
         let mut poller = limits.poller();
         self.aborted = false;
         if self.config.patterns {

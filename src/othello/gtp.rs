@@ -17,6 +17,7 @@ use crate::protocol::shared_commands::{
     ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
 };
 use crate::protocol::stream::Stream;
+use crate::search::ponder::{Lent, MAX_PONDER};
 use crate::search::{Deadline, Limits, StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -57,7 +58,10 @@ impl State {
 pub struct OthelloEngine {
     state: State,
     history: Vec<State>,
-    searcher: Searcher,
+    /// Lent to a background search between commands when pondering.
+    searcher: Lent<Searcher>,
+    /// `--ponder`: search on the opponent's time after each of our moves.
+    ponder: bool,
     time: TimeManager,
     stop: StopToken,
     /// Longest time one `solve` may take (`--solve-time`).
@@ -69,11 +73,39 @@ impl OthelloEngine {
         OthelloEngine {
             state: State::start(),
             history: Vec::new(),
-            searcher: Searcher::new(eval, hash_mb),
+            searcher: Lent::new(Searcher::new(eval.clone(), hash_mb), move || {
+                Searcher::new(eval.clone(), hash_mb)
+            }),
+            ponder: false,
             time: TimeManager::new(move_time),
             stop: StopToken::new(),
             solve_time: DEFAULT_SOLVE_TIME,
         }
+    }
+
+    /// Turns pondering on (`--ponder`).
+    pub fn with_ponder(mut self, on: bool) -> OthelloEngine {
+        self.ponder = on;
+        self
+    }
+
+    /// After our move: search the opponent's position until the next command, so the
+    /// transposition tables hold its subtree when our next search starts there.
+    fn start_pondering(&mut self) {
+        let board = self.state.board;
+        if board.is_game_over() {
+            return;
+        }
+        self.searcher.lend(move |searcher, stop| {
+            let limits = Limits::new(Deadline::after(MAX_PONDER, MAX_PONDER), None, stop.clone());
+            let found = searcher.think(&board, &limits, 60);
+            tracing::debug!(
+                best = %found.best.map(square_name).unwrap_or_else(|| "pass".into()),
+                depth = found.depth,
+                nodes = found.nodes,
+                "ponder"
+            );
+        });
     }
 
     /// Bounds every `solve` by `limit` (`--solve-time`).
@@ -110,7 +142,16 @@ impl GtpEngine for OthelloEngine {
         COMMANDS
     }
     fn begin_command(&mut self, _name: &str, stop: &StopToken) {
+        self.searcher.get();
         self.stop = stop.clone();
+    }
+    fn end_command(&mut self, name: &str) {
+        if self.ponder && name == "genmove" {
+            self.start_pondering();
+        }
+    }
+    fn on_quit(&mut self) {
+        self.searcher.get();
     }
 }
 
@@ -132,7 +173,7 @@ fn boardsize(e: &mut OthelloEngine, args: &[String]) -> Reply {
 fn clear_board(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
     e.reset(State::start());
-    e.searcher.clear();
+    e.searcher.get().clear();
     Ok(String::new())
 }
 
@@ -179,7 +220,7 @@ fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
         None,
         e.stop.clone(),
     );
-    let found = e.searcher.think(&st.board, &limits, 60);
+    let found = e.searcher.get().think(&st.board, &limits, 60);
     e.time.spent(color, started.elapsed());
     tracing::info!(
         depth = found.depth,
@@ -376,10 +417,11 @@ fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
     }
     let started = Instant::now();
     e.searcher
+        .get()
         .solver
         .set_limits(e.stop.clone(), started.checked_add(e.solve_time));
-    let r = e.searcher.solver.solve(&b);
-    if e.searcher.solver.was_aborted() {
+    let r = e.searcher.get().solver.solve(&b);
+    if e.searcher.get().solver.was_aborted() {
         return Err(GtpError::new(format!(
             "not solved in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -403,8 +445,9 @@ fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Repl
         }
     }
     analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
-        let limits = Limits::new(Deadline::after(budget, budget), None, stop.clone());
-        let found = e.searcher.think(&st.board, &limits, 60);
+        // A child token: the step's deadline ends the step, not the stream.
+        let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
+        let found = e.searcher.get().think(&st.board, &limits, 60);
         let discs = found.score as f64 / DISC as f64;
         let winrate = if found.exact {
             match found.score {
@@ -438,7 +481,7 @@ fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Repl
 /// Evaluation of the side to move in discs (a debugging aid for the weights).
 fn eval_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    let v = e.searcher.eval.evaluate(&e.state.board);
+    let v = e.searcher.get().eval.evaluate(&e.state.board);
     Ok(format!("{:+.2}", v as f64 / DISC as f64))
 }
 

@@ -164,15 +164,12 @@ impl Searcher {
             let quarter = |t: Option<Instant>| {
                 t.map(|t| d.start + (t.saturating_duration_since(d.start) / 4))
             };
-            let short = Limits::new(
-                Deadline {
-                    start: d.start,
-                    soft: quarter(d.soft),
-                    hard: quarter(d.soft),
-                },
-                None,
-                limits.stop.clone(),
-            );
+            // A phase: its deadline passing must not stop the solve that follows.
+            let short = limits.phase(Deadline {
+                start: d.start,
+                soft: quarter(d.soft),
+                hard: quarter(d.soft),
+            });
             let mid = self.deepen(b, &short, max_depth);
             if limits.stop.is_stopped() {
                 return mid;
@@ -488,6 +485,25 @@ mod tests {
         let m = f.best.unwrap();
         assert!(b.moves() >> m & 1 != 0);
         assert!(f.depth >= 3, "depth {}", f.depth);
+    }
+
+    #[test]
+    fn the_short_search_before_a_solve_does_not_stop_the_move() {
+        // FFO #40 (20 empties): `think` runs a midgame search for a quarter of the time,
+        // then tries the solve. The short search runs into its own deadline; that must
+        // leave the move's token clear (it once tripped it, so the solve never ran and
+        // the command looked interrupted).
+        let (b, _) = Board::from_obf(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------",
+            "X",
+        )
+        .unwrap();
+        assert!(b.empties().count_ones() > ALWAYS_SOLVE);
+        let mut s = Searcher::new(Weights::default_weights(), 8);
+        let l = limits(40);
+        let f = s.think(&b, &l, 64);
+        assert!(f.best.is_some());
+        assert!(!l.stop.is_stopped(), "the short search stopped the move");
     }
 
     #[test]

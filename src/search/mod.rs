@@ -1,4 +1,5 @@
-//! Search machinery shared by the games: time management and stop tokens.
+//! Search machinery shared by the games: time management, stop tokens and pondering.
+pub mod ponder;
 pub mod stop;
 pub mod time;
 

@@ -22,33 +22,64 @@ use std::time::{Duration, Instant};
 /// Calls to [`Poller::poll`] between two clock reads.
 pub const CHECK_EVERY: u32 = 256;
 
-/// A cloneable "stop now" flag shared by a search's workers and its owner.
+/// A cloneable "stop now" flag shared by a search's workers and its owner, optionally the
+/// child of another (see [`StopToken::child`]).
 #[derive(Clone, Debug, Default)]
-pub struct StopToken(Arc<AtomicBool>);
+pub struct StopToken(Arc<Inner>);
+
+#[derive(Debug, Default)]
+struct Inner {
+    flag: AtomicBool,
+    parent: Option<StopToken>,
+}
 
 impl StopToken {
     pub fn new() -> StopToken {
         StopToken::default()
     }
-    /// Asks every holder to stop; never blocks.
+    /// A token for one phase of the search this token stops (a threat search given part
+    /// of the move's time, one step of an analysis stream): stopping this token stops
+    /// the child, stopping the child (its own deadline passed) leaves this one running.
+    pub fn child(&self) -> StopToken {
+        StopToken(Arc::new(Inner {
+            flag: AtomicBool::new(false),
+            parent: Some(self.clone()),
+        }))
+    }
+    /// Asks every holder (and every holder of a child) to stop; never blocks.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.flag.store(true, Ordering::Relaxed);
     }
-    /// One relaxed load: cheap enough for every node.
+    /// One relaxed load per generation (one for a token made by `new`): cheap enough for
+    /// every node.
+    #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        let mut t = self;
+        loop {
+            if t.0.flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            match &t.0.parent {
+                Some(p) => t = p,
+                None => return false,
+            }
+        }
     }
-    /// Whether another clone of this token is still alive (its command still runs).
+    /// Whether another clone of this token (or a child) is still alive (its command still
+    /// runs).
     pub fn is_shared(&self) -> bool {
         Arc::strong_count(&self.0) > 1
     }
-    /// The flag itself, for searches that poll a plain `AtomicBool`.
+    /// The flag itself, for searches that poll a plain `AtomicBool`. A child's flag does
+    /// not show its parent's stop, so this is only for tokens made by `new`.
     pub fn flag(&self) -> &AtomicBool {
-        &self.0
+        debug_assert!(self.0.parent.is_none(), "flag() of a child token");
+        &self.0.flag
     }
-    /// Clears the flag for the next search. Call only when no worker runs.
+    /// Clears the flag for the next search (not the parent's). Call only when no worker
+    /// runs.
     pub fn reset(&self) {
-        self.0.store(false, Ordering::Relaxed);
+        self.0.flag.store(false, Ordering::Relaxed);
     }
 }
 
@@ -133,6 +164,14 @@ impl Limits {
     /// or the search must stop anyway.
     pub fn may_start_iteration(&self, nodes: u64) -> bool {
         !self.should_stop(nodes) && !self.deadline.soft_passed()
+    }
+
+    /// Limits for one phase of this search ending at `deadline`, with a child token: the
+    /// phase reaching its deadline trips its own token and must not stop the rest of the
+    /// search, while a stop of this search (interrupt, new input, quit) stops the phase.
+    /// The node cap is not inherited.
+    pub fn phase(&self, deadline: Deadline) -> Limits {
+        Limits::new(deadline, None, self.stop.child())
     }
 
     /// A per-worker poller over these limits.
@@ -225,6 +264,34 @@ mod tests {
         let d = Deadline::starting_at(d.start, Duration::from_secs(2), Duration::from_secs(1));
         assert_eq!(d.hard, d.soft);
         assert!(!Deadline::unlimited().hard_passed());
+    }
+
+    #[test]
+    fn a_phase_stops_with_its_search_but_not_the_other_way() {
+        let search = Limits::new(Deadline::unlimited(), None, StopToken::new());
+        // A phase whose deadline has passed trips its own token only.
+        let past = Deadline::starting_at(
+            Instant::now() - Duration::from_millis(50),
+            Duration::from_millis(10),
+            Duration::from_millis(10),
+        );
+        let expired = search.phase(past);
+        assert!(expired.should_stop(0));
+        assert!(expired.stop.is_stopped());
+        assert!(!search.stop.is_stopped());
+        assert!(search.may_start_iteration(0));
+        // Stopping the search stops a running phase, and a phase of that phase, at the
+        // next poll (the flag is read on every call, not only at clock checks).
+        let phase = search.phase(Deadline::unlimited());
+        let inner = phase.phase(Deadline::unlimited());
+        let (mut p, mut q) = (phase.poller(), inner.poller());
+        assert!(!p.poll(1) && !q.poll(1));
+        search.stop.stop();
+        assert!(p.poll(2) && q.poll(2));
+        assert!(inner.stop.is_stopped());
+        // Resetting the phase's own flag does not hide the search's stop.
+        phase.stop.reset();
+        assert!(phase.stop.is_stopped());
     }
 
     #[test]

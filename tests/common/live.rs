@@ -3,24 +3,54 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// Stderr lines with their arrival times, shared with the thread that reads them.
+type Log = Arc<Mutex<Vec<(Instant, String)>>>;
 
 pub struct Live {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// Stderr as read so far, with its arrival time, when started by `start_logged`.
+    log: Option<Log>,
 }
 
 impl Live {
     pub fn start(args: &[&str]) -> Live {
+        Live::spawn(args, false)
+    }
+
+    /// Like `start`, keeping stderr (the log) for [`Live::log`].
+    pub fn start_logged(args: &[&str]) -> Live {
+        Live::spawn(args, true)
+    }
+
+    fn spawn(args: &[&str], logged: bool) -> Live {
         let mut child = Command::new(env!("CARGO_BIN_EXE_quartet"))
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if logged {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .expect("start quartet");
+        let log = child.stderr.take().map(|stderr| {
+            let log: Log = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&log);
+            thread::spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    sink.lock().unwrap().push((Instant::now(), line));
+                }
+            });
+            log
+        });
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let (tx, lines) = mpsc::channel();
@@ -36,7 +66,18 @@ impl Live {
             child,
             stdin,
             lines,
+            log,
         }
+    }
+
+    /// The stderr lines read so far with their arrival times (`start_logged` only).
+    pub fn log(&self) -> Vec<(Instant, String)> {
+        self.log
+            .as_ref()
+            .expect("started with start_logged")
+            .lock()
+            .unwrap()
+            .clone()
     }
 
     /// Writes one line (LF added).
