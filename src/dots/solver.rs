@@ -289,18 +289,9 @@ impl Solver {
         let (a, b) = (alpha - gained, beta - gained);
         let v = match cap {
             Capture::None => self.search_quiet(a, b, depth, pending.filter(|_| n == 0)),
-            Capture::Decision(take, deal) => {
-                let c = self.apply(take);
-                let mut best = c + self.search(a - c, b - c, depth);
-                self.undo(take);
-                if best < b {
-                    self.apply(deal);
-                    let v = -self.search(-b, -a.max(best), depth);
-                    self.undo(deal);
-                    best = best.max(v);
-                }
-                best
-            }
+            Capture::Decision(take, _) => self.decision(take, b, depth),
+            // Several offers: taking from each in turn ends in a decision, worth >= 0.
+            Capture::Multi(..) if b <= 0 => 0,
             Capture::Multi(takes, k) => {
                 let mut best = i32::MIN;
                 for &t in &takes[..k] {
@@ -320,6 +311,44 @@ impl Solver {
             self.undo(e);
         }
         gained + v
+    }
+
+    /// A loony offer: take everything (the first stroke is `take`), or decline the last
+    /// two boxes (four in a loop remnant) with the double-dealing edge. Both end in the
+    /// same drawn set P (the decliner draws the edge the taker's last stroke would, the
+    /// opponent draws the rest), with the same player to move only after taking. With `c`
+    /// the boxes at stake, taking is worth `c + V(P)` and declining `-(c + V(P))`, so one
+    /// search of P decides: the value is `|c + V(P)|`, never below zero (the loony-move
+    /// theorem), and a window at or below zero is answered without any search.
+    fn decision(&mut self, take: u8, beta: i32, depth: u8) -> i32 {
+        if beta <= 0 {
+            return 0;
+        }
+        let mut path = [0u8; 8];
+        let mut k = 0;
+        let mut c = 0;
+        let mut e = take;
+        loop {
+            c += self.apply(e);
+            path[k] = e;
+            k += 1;
+            match self.find_capture() {
+                Capture::Free(x) if k < path.len() => e = x,
+                _ => break,
+            }
+        }
+        // |c + V| >= beta iff V >= beta - c or V <= -beta - c; between, V is exact.
+        let v = self.search(-beta - c, beta - c, depth);
+        for &e in path[..k].iter().rev() {
+            self.undo(e);
+        }
+        if v >= beta - c {
+            v + c
+        } else if v <= -beta - c {
+            -(v + c)
+        } else {
+            (v + c).abs()
+        }
     }
 
     /// The value of a simple loony endgame (every unclaimed box has two sides), exactly.
