@@ -411,9 +411,15 @@ impl Solver {
     /// - Isolated components (chains with both ends on the ground, and loops) of the same
     ///   kind and length are interchangeable: only the first is searched.
     ///
-    /// Returns the mask of edges to skip; the brute-force tests check it.
-    fn dominated_sacrifices(&self) -> u128 {
+    /// Returns the mask of edges to skip; the brute-force tests check it. Also marks the
+    /// kept loony moves with their bound: opening a chain of `n >= 2` at an end lets the
+    /// opponent take `n - 2` and then choose between the last two (worth `>= 0`, see
+    /// `decision`), so the opener gets at most `-(n - 2)`; a loop of `n`, at most `-(n - 4)`.
+    /// A chain whose two ends meet one joint is left unbounded: the opening edge gives that
+    /// joint a side and can extend the chain past it.
+    fn dominated_sacrifices(&self, loony: &mut [i8; 128]) -> (u128, u128) {
         let mut skip = 0u128;
+        let mut bounded = 0u128;
         let mut seen_kinds = 0u128;
         let mut todo = self.by_sides[2];
         while todo != 0 {
@@ -426,6 +432,7 @@ impl Solver {
             let mut grounded = 0;
             let mut is_loop = false;
             let mut ends = [e0, e1];
+            let mut beyond = [GROUND; 2];
             'walk: for (side, first) in [e0, e1].into_iter().enumerate() {
                 let (mut cur, mut via) = (b, first);
                 loop {
@@ -436,6 +443,7 @@ impl Solver {
                     }
                     if nb == GROUND || self.sides[nb as usize] != 2 {
                         ends[side] = via;
+                        beyond[side] = nb;
                         grounded += (nb == GROUND) as u32;
                         break;
                     }
@@ -460,8 +468,19 @@ impl Solver {
                 1u128 << ends[0]
             };
             skip |= edges & !keep;
+            let bound = if is_loop {
+                Some(4 - len as i8)
+            } else if len >= 2 && (beyond[0] == GROUND || beyond[0] != beyond[1]) {
+                Some(2 - len as i8)
+            } else {
+                None
+            };
+            if let Some(bound) = bound {
+                bounded |= 1u128 << ends[0];
+                loony[ends[0] as usize] = bound;
+            }
         }
-        skip
+        (skip, bounded)
     }
 
     /// The table address of the drawn set `drawn`.
@@ -619,11 +638,20 @@ impl Solver {
                 }
             }
             // Moves that give a box a third side, without the dominated ones.
-            let risky = unsafe_edges & !self.dominated_sacrifices();
+            let mut loony = [0i8; 128];
+            let (dominated, bounded) = self.dominated_sacrifices(&mut loony);
+            let risky = unsafe_edges & !dominated;
             for i in 0..self.order.len() {
                 let m = self.order[i];
                 if risky >> m & 1 == 0 || m == hint || self.twins[m as usize] & undrawn != 0 {
                     continue;
+                }
+                if bounded >> m & 1 != 0 {
+                    let bound = loony[m as usize] as i32;
+                    if bound <= alpha.max(best.0) {
+                        skipped_upper = skipped_upper.max(bound);
+                        continue;
+                    }
                 }
                 let cut = self.try_move(m, alpha, beta, child_depth, &mut best);
                 if self.stopped {
