@@ -313,6 +313,23 @@ impl Solver {
         gained + v
     }
 
+    /// An exact value has the parity of the boxes left (mine + theirs = left, so
+    /// mine - theirs = left mod 2): a fail-soft bound moves to the nearest value of that
+    /// parity on its own side, which lets a bound answer windows one box higher or lower
+    /// (MTD(f)'s second probe, and siblings whose captures shifted the window).
+    #[inline]
+    fn round_to_parity(&self, v: i32, alpha: i32, beta: i32) -> i32 {
+        if (v - self.remaining()) & 1 == 0 {
+            v
+        } else if v <= alpha {
+            v - 1
+        } else if v >= beta {
+            v + 1
+        } else {
+            v
+        }
+    }
+
     /// A loony offer: take everything (the first stroke is `take`), or decline the last
     /// two boxes (four in a loop remnant) with the double-dealing edge. Both end in the
     /// same drawn set P (the decliner draws the edge the taker's last stroke would, the
@@ -323,6 +340,9 @@ impl Solver {
     fn decision(&mut self, take: u8, beta: i32, depth: u8) -> i32 {
         if beta <= 0 {
             return 0;
+        }
+        if depth == EXACT && beta == 1 && self.remaining() % 2 == 1 {
+            return 1;
         }
         let mut path = [0u8; 8];
         let mut k = 0;
@@ -665,6 +685,11 @@ impl Solver {
         let (best, best_move) = best;
         let best = if best <= alpha0 {
             best.max(skipped_upper)
+        } else {
+            best
+        };
+        let best = if depth == EXACT {
+            self.round_to_parity(best, alpha0, beta)
         } else {
             best
         };
