@@ -156,3 +156,56 @@ fn three_by_four_is_a_tie() {
     let b = Board::new(4, 3).unwrap();
     assert_eq!(Solver::new(&b, 22).unwrap().solve(), 0);
 }
+
+/// The loony-offer shortcut, the loony sacrifice bounds and the parity rounding against
+/// brute force, on boards and stages the test above leaves out: 3x3 from its eighth edge,
+/// 2x5 and 5x2 from the middle game (long chains, chains whose ends meet one joint, loops
+/// around a centre), and 1x6 (one long strip). Every legal move's value is checked too, so
+/// a wrong bound anywhere below the root shows.
+#[test]
+fn fast_solver_matches_plain_minimax_on_more_boards() {
+    let mut rng = SmallRng::seed_from_u64(29);
+    for (c, r, count, min_drawn) in [
+        (3, 3, 100, 8),
+        (2, 5, 100, 12),
+        (5, 2, 100, 12),
+        (1, 6, 60, 0),
+    ] {
+        let mut memo = HashMap::new();
+        let empty = Board::new(c, r).unwrap();
+        let n = empty.geometry().n_edges();
+        for _ in 0..count {
+            let mut b = empty.clone();
+            let mut edges: Vec<usize> = (0..n).collect();
+            edges.shuffle(&mut rng);
+            let k = rand::Rng::gen_range(&mut rng, min_drawn..n);
+            for &e in &edges[..k] {
+                b.play(e).unwrap();
+            }
+            let mut s = Solver::new(&b, 14).unwrap();
+            assert_eq!(
+                s.solve(),
+                brute(&mut b, &mut memo),
+                "{c}x{r} {:b}",
+                b.drawn().lo
+            );
+            for m in b.legal_edges().collect::<Vec<_>>() {
+                let got = s.move_value(m as u8, -99, 99, EXACT);
+                let c = b.play(m).unwrap() as i32;
+                let want = if c > 0 {
+                    c + brute(&mut b, &mut memo)
+                } else {
+                    -brute(&mut b, &mut memo)
+                };
+                b.undo();
+                assert_eq!(
+                    got,
+                    want,
+                    "{c}x{r} {:b} move {}",
+                    b.drawn().lo,
+                    b.edge_name(m)
+                );
+            }
+        }
+    }
+}
