@@ -4,6 +4,7 @@ pub mod board;
 pub mod endgame;
 pub mod eval;
 pub mod evaluator;
+pub mod ggf;
 pub mod gtp;
 pub mod lastflip;
 pub mod pattern;
