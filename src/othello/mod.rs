@@ -7,6 +7,7 @@ pub mod evaluator;
 pub mod ggf;
 pub mod gtp;
 pub mod lastflip;
+pub mod nboard;
 pub mod pattern;
 pub mod pattern_file;
 pub mod pattern_fit;
