@@ -28,6 +28,7 @@ use quartet::matches::othello_referee::OthelloReferee;
 use quartet::matches::schedule::parse_openings;
 use quartet::othello::bitboard::{parse_square, square_name};
 use quartet::othello::board::Board as OthelloBoard;
+use quartet::othello::ggf::GgfGame;
 use quartet::protocol::coords::{format_vertex, parse_vertex};
 use quartet::protocol::framing::{leading_id, parse_line};
 use quartet::protocol::lines::{Line, LineEnds, LineSplitter, PREFIX_KEEP};
@@ -192,6 +193,23 @@ proptest! {
             let key = |&(c, p): &(Color, (usize, usize))| (c == Color::White, p);
             game.setup.sort_by_key(key);
             again.setup.sort_by_key(key);
+            prop_assert_eq!(again, game);
+        }
+    }
+
+    #[test]
+    fn ggf_answers_every_text_and_round_trips(
+        text in words(&[
+            "(;", ";)", "(", ")", ";", "GM[Othello]", "GM[Chess]", "PC[NBoard]", "TY[8]",
+            "BO[8 ---------------------------O*------*O--------------------------- *]",
+            "BO[8 ---------------------------O*------*O--------------------------- O]",
+            "BO[8 -]", "BO[9 x]", "B[F5]", "W[F6]", "B[d3//0.01]", "W[c5/-1.5/2]", "B[PA]",
+            "W[PA]", "B[F5/x]", "W[Z9]", "B[", "]", "[", " ", "\n",
+        ], 24),
+    ) {
+        if let Ok(game) = GgfGame::parse(&text) {
+            let printed = game.to_ggf();
+            let again = GgfGame::parse(&printed).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(again, game);
         }
     }

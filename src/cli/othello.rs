@@ -2,8 +2,14 @@
 use crate::othello::eval::Weights;
 use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
+use crate::othello::nboard::{Flow, NboardEngine};
+use crate::othello::search::Searcher;
+use crate::protocol::lines::{read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
+use crate::search::StopToken;
 use clap::Args;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -26,6 +32,13 @@ pub struct OthelloArgs {
     /// Search on the opponent's time: after each `genmove`, until the next command.
     #[arg(long)]
     pub ponder: bool,
+    /// Protocol on stdin/stdout: `gtp` (the GRhino/Edax dialect) or `nboard` (the NBoard
+    /// GUI's protocol, version 2; see protocols/othello.md).
+    #[arg(long, default_value = "gtp", value_parser = ["gtp", "nboard"])]
+    pub protocol: String,
+    /// NBoard only: longest time one `hint` may take, in seconds (`go` takes --move-time).
+    #[arg(long, default_value_t = 10.0)]
+    pub hint_time: f64,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -45,8 +58,65 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         Some(p) => Evaluator::load(p)?,
         None => Evaluator::from(Weights::default_weights()),
     };
+    if args.protocol == "nboard" {
+        if !(args.hint_time > 0.0 && args.hint_time <= 86_400.0) {
+            return Err("--hint-time must be in (0, 86400] seconds".into());
+        }
+        let engine = NboardEngine::new(
+            Searcher::new(eval, args.hash_mb),
+            Duration::from_secs_f64(args.move_time),
+            Duration::from_secs_f64(args.hint_time),
+        );
+        return run_nboard(engine);
+    }
     let engine = OthelloEngine::new(eval, args.hash_mb, Duration::from_secs_f64(args.move_time))
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
         .with_ponder(args.ponder);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+}
+
+/// The NBoard loop. A reader thread takes stdin lines into a channel and stops the running
+/// search at each one (NBoard moves on during `hint`; `ping` must stop thinking); this
+/// thread runs the commands in order, so `pong N` comes after all earlier output.
+fn run_nboard(mut engine: NboardEngine) -> Result<(), String> {
+    let pending = Arc::new(AtomicUsize::new(0));
+    let current = Arc::new(Mutex::new(StopToken::new()));
+    let (tx, rx) = mpsc::channel::<String>();
+    {
+        let (pending, current) = (Arc::clone(&pending), Arc::clone(&current));
+        std::thread::spawn(move || {
+            let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
+            read_lines(std::io::stdin().lock(), splitter, |line| {
+                let text = match line {
+                    Line::TooLong { len, .. } => {
+                        tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
+                        return true;
+                    }
+                    Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                };
+                // Counted before the stop, so the loop never starts a search that misses
+                // a line already here (it checks the count after installing its token).
+                // The stop comes before the send: the token the loop installs for this
+                // very line must not be stopped by it.
+                pending.fetch_add(1, Ordering::SeqCst);
+                current.lock().unwrap_or_else(|e| e.into_inner()).stop();
+                tx.send(text).is_ok()
+            });
+        });
+    }
+    let mut out = std::io::stdout();
+    for line in rx {
+        pending.fetch_sub(1, Ordering::SeqCst);
+        let stop = StopToken::new();
+        *current.lock().unwrap_or_else(|e| e.into_inner()) = stop.clone();
+        if pending.load(Ordering::SeqCst) > 0 {
+            stop.stop();
+        }
+        match engine.handle(&line, &stop, &mut out) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => break,
+            Err(e) => return Err(format!("i/o error: {e}")),
+        }
+    }
+    Ok(())
 }
