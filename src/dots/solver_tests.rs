@@ -91,6 +91,32 @@ fn three_by_three_every_first_move_loses_by_three() {
     }
 }
 
+/// `empty` with a random number (at least `min_drawn`) of random edges drawn.
+fn random_position(empty: &Board, rng: &mut SmallRng, min_drawn: usize) -> Board {
+    let mut b = empty.clone();
+    let n = b.geometry().n_edges();
+    let mut edges: Vec<usize> = (0..n).collect();
+    edges.shuffle(rng);
+    let k = rand::Rng::gen_range(rng, min_drawn..n);
+    for &e in &edges[..k] {
+        b.play(e).unwrap();
+    }
+    b
+}
+
+/// Brute-force value of move `m` for the side to move on `b` (boxes it takes, then the
+/// rest of the game); `b` is left as it was.
+fn brute_after(b: &mut Board, m: usize, memo: &mut HashMap<u128, i32>) -> i32 {
+    let c = b.play(m).unwrap() as i32;
+    let v = if c > 0 {
+        c + brute(b, memo)
+    } else {
+        -brute(b, memo)
+    };
+    b.undo();
+    v
+}
+
 /// Thousands of random positions: the pruned solver (and its chosen move) against brute force.
 #[test]
 fn solver_matches_brute_force_on_random_positions() {
@@ -108,26 +134,14 @@ fn solver_matches_brute_force_on_random_positions() {
     ] {
         let mut memo = HashMap::new();
         let empty = Board::new(c, r).unwrap();
-        let n = empty.geometry().n_edges();
         for _ in 0..count {
-            let mut b = empty.clone();
-            let mut edges: Vec<usize> = (0..n).collect();
-            edges.shuffle(&mut rng);
-            let k = rand::Rng::gen_range(&mut rng, min_drawn..n);
-            for &e in &edges[..k] {
-                b.play(e).unwrap();
-            }
+            let mut b = random_position(&empty, &mut rng, min_drawn);
             let want = brute(&mut b, &mut memo);
             let mut s = Solver::new(&b, 12).unwrap();
             let (v, m) = s.best_move();
             assert_eq!(v, want, "{c}x{r} value, drawn {:b}", b.drawn().lo);
             let m = m.expect("a move while edges remain");
-            let c = b.play(m).unwrap() as i32;
-            let got = if c > 0 {
-                c + brute(&mut b, &mut memo)
-            } else {
-                -brute(&mut b, &mut memo)
-            };
+            let got = brute_after(&mut b, m, &mut memo);
             assert_eq!(got, want, "{c}x{r} best move {}", b.edge_name(m));
         }
     }
@@ -173,15 +187,8 @@ fn fast_solver_matches_plain_minimax_on_more_boards() {
     ] {
         let mut memo = HashMap::new();
         let empty = Board::new(c, r).unwrap();
-        let n = empty.geometry().n_edges();
         for _ in 0..count {
-            let mut b = empty.clone();
-            let mut edges: Vec<usize> = (0..n).collect();
-            edges.shuffle(&mut rng);
-            let k = rand::Rng::gen_range(&mut rng, min_drawn..n);
-            for &e in &edges[..k] {
-                b.play(e).unwrap();
-            }
+            let mut b = random_position(&empty, &mut rng, min_drawn);
             let mut s = Solver::new(&b, 14).unwrap();
             assert_eq!(
                 s.solve(),
@@ -191,13 +198,7 @@ fn fast_solver_matches_plain_minimax_on_more_boards() {
             );
             for m in b.legal_edges().collect::<Vec<_>>() {
                 let got = s.move_value(m as u8, -99, 99, EXACT);
-                let c = b.play(m).unwrap() as i32;
-                let want = if c > 0 {
-                    c + brute(&mut b, &mut memo)
-                } else {
-                    -brute(&mut b, &mut memo)
-                };
-                b.undo();
+                let want = brute_after(&mut b, m, &mut memo);
                 assert_eq!(
                     got,
                     want,
