@@ -29,6 +29,10 @@ pub struct OthelloArgs {
     /// `? not solved in T s`.
     #[arg(long, default_value_t = 60.0)]
     pub solve_time: f64,
+    /// Deepest midgame search iteration of `genmove` (1 to 60); the clock may stop it
+    /// earlier. Endgames within the solver's reach are still solved.
+    #[arg(long, default_value_t = 60)]
+    pub depth: u32,
     /// Search on the opponent's time: after each `genmove`, until the next command.
     #[arg(long)]
     pub ponder: bool,
@@ -51,6 +55,9 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
+    if !(1..=60).contains(&args.depth) {
+        return Err("--depth must be between 1 and 60".into());
+    }
     if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
         return Err("--solve-time must be in (0, 86400] seconds".into());
     }
@@ -71,7 +78,8 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     }
     let engine = OthelloEngine::new(eval, args.hash_mb, Duration::from_secs_f64(args.move_time))
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
-        .with_ponder(args.ponder);
+        .with_ponder(args.ponder)
+        .with_max_depth(args.depth);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 

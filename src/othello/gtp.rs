@@ -66,6 +66,8 @@ pub struct OthelloEngine {
     stop: StopToken,
     /// Longest time one `solve` may take (`--solve-time`).
     solve_time: Duration,
+    /// Deepest midgame iteration of `genmove` (`--depth`); the clock may stop it earlier.
+    max_depth: u32,
 }
 
 impl OthelloEngine {
@@ -80,7 +82,14 @@ impl OthelloEngine {
             time: TimeManager::new(move_time),
             stop: StopToken::new(),
             solve_time: DEFAULT_SOLVE_TIME,
+            max_depth: 60,
         }
+    }
+
+    /// Caps the midgame depth of `genmove` (`--depth`), for reproducible play.
+    pub fn with_max_depth(mut self, depth: u32) -> OthelloEngine {
+        self.max_depth = depth.clamp(1, 60);
+        self
     }
 
     /// Turns pondering on (`--ponder`).
@@ -220,7 +229,7 @@ fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
         None,
         e.stop.clone(),
     );
-    let found = e.searcher.get().think(&st.board, &limits, 60);
+    let found = e.searcher.get().think(&st.board, &limits, e.max_depth);
     e.time.spent(color, started.elapsed());
     tracing::info!(
         depth = found.depth,
