@@ -53,7 +53,7 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     }
     let player = match args.player.as_str() {
         "greedy" => Player::greedy(args.seed),
-        _ => Player::Search,
+        _ => Player::search(),
     };
     let move_time = Duration::from_secs_f64(args.move_time);
     let geo = parse_box_size(&args.boardsize)

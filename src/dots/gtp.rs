@@ -44,7 +44,7 @@ impl DotsEngine {
             time: TimeManager::new(move_time),
             solve_limit,
             stop: StopToken::new(),
-            player: Player::Search,
+            player: Player::search(),
             solve_time: DEFAULT_SOLVE_TIME,
             gogui: false,
         }

@@ -5,7 +5,8 @@
 //! Time: a soft limit (no new iteration starts after it) and a hard limit (the running
 //! search stops, polled every 1024 nodes), both from the shared time manager
 //! (`quartet::search::time`), plus the shared `StopToken`.
-use super::solver::{Solver, EXACT};
+use super::solver::{Solver, EXACT, MAX_SOLVER_EDGES};
+use super::table::Table;
 use super::Board;
 use crate::search::StopToken;
 use std::time::{Duration, Instant};
@@ -24,6 +25,32 @@ pub struct Choice {
 /// Transposition table size for play (2^22 entries of 8 bytes = 32 MB).
 pub const PLAY_TT_BITS: u32 = 22;
 
+/// The play table, kept from one move to the next. A fresh 32 MB table per move cost
+/// page faults (and, with transparent huge pages, compaction stalls) on every move: at
+/// 0.05 s per move, enough to lose games on time. A kept table also keeps what the last
+/// search learnt, which stays true: values depend only on the drawn set.
+#[derive(Default)]
+pub struct PlayTable {
+    /// The table and the (columns, rows) of the boards it was filled for.
+    kept: Option<((usize, usize), Table)>,
+}
+
+impl PlayTable {
+    fn take(&mut self, board: &Board) -> Table {
+        let geo = board.geometry();
+        let shape = (geo.cols(), geo.rows());
+        match self.kept.take() {
+            Some((s, t)) if s == shape => t,
+            _ => Table::new(PLAY_TT_BITS, geo.n_edges()),
+        }
+    }
+
+    fn keep(&mut self, board: &Board, table: Table) {
+        let geo = board.geometry();
+        self.kept = Some(((geo.cols(), geo.rows()), table));
+    }
+}
+
 /// Picks a move for the side to move. Blocks until the search ends: at the first iteration
 /// boundary after `soft`, or at `hard` at the latest (both from the call). `None` only when
 /// the game is over.
@@ -33,34 +60,60 @@ pub fn choose_move(
     hard: Duration,
     stop: Option<StopToken>,
 ) -> Option<Choice> {
-    choose_move_avoiding(board, soft, hard, stop, &[])
+    choose_move_avoiding(board, soft, hard, stop, &[], &mut PlayTable::default())
 }
 
-/// As `choose_move`, never choosing an edge of `avoid`; `None` when no other edge is left.
-/// When the capture rules leave only avoided moves, every other legal edge is searched.
+/// As `choose_move`, never choosing an edge of `avoid`, searching with `table`; `None`
+/// when no other edge is left. When the capture rules leave only avoided moves, every
+/// other legal edge is searched.
 pub fn choose_move_avoiding(
     board: &Board,
     soft: Duration,
     hard: Duration,
     stop: Option<StopToken>,
     avoid: &[usize],
+    table: &mut PlayTable,
 ) -> Option<Choice> {
-    let start = Instant::now();
     let legal: Vec<usize> = board.legal_edges().filter(|e| !avoid.contains(e)).collect();
     if legal.is_empty() {
         return None;
     }
-    let Some(mut solver) = Solver::new(board, PLAY_TT_BITS) else {
-        let choice = rule_move(board);
-        return Some(if avoid.contains(&choice.edge) {
-            Choice {
-                edge: legal[0],
-                ..choice
-            }
-        } else {
-            choice
-        });
+    // Boards too big for the solver (8x8) never allocate its table.
+    if board.geometry().n_edges() > MAX_SOLVER_EDGES {
+        return Some(rule_choice(board, avoid, &legal));
+    }
+    let mut solver = match Solver::with_table(board, table.take(board)) {
+        Ok(s) => s,
+        Err(_) => return Some(rule_choice(board, avoid, &legal)),
     };
+    let best = deepen(&mut solver, soft, hard, stop, avoid, &legal);
+    table.keep(board, solver.into_table());
+    Some(best)
+}
+
+/// The rule player's move, or the first of `legal` if that one is avoided.
+fn rule_choice(board: &Board, avoid: &[usize], legal: &[usize]) -> Choice {
+    let choice = rule_move(board);
+    if avoid.contains(&choice.edge) {
+        Choice {
+            edge: legal[0],
+            ..choice
+        }
+    } else {
+        choice
+    }
+}
+
+/// Iterative deepening from `solver`'s position, timed from the call.
+fn deepen(
+    solver: &mut Solver,
+    soft: Duration,
+    hard: Duration,
+    stop: Option<StopToken>,
+    avoid: &[usize],
+    legal: &[usize],
+) -> Choice {
+    let start = Instant::now();
     let mut roots: Vec<u8> = solver
         .root_moves()
         .into_iter()
@@ -77,7 +130,7 @@ pub fn choose_move_avoiding(
         nodes: 0,
     };
     if roots.len() == 1 {
-        return Some(best);
+        return best;
     }
     solver.set_limits(stop, Some(start + hard));
     let mut order = roots;
@@ -119,7 +172,7 @@ pub fn choose_move_avoiding(
         order[..=i].rotate_right(1);
     }
     best.nodes = solver.nodes;
-    Some(best)
+    best
 }
 
 /// For boards too large for the solver (8x8): take what can be taken, else a safe edge,

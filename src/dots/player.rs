@@ -2,7 +2,7 @@
 //! issue's greedy reference player. Both front ends (GTP and SAU) ask a `Player` for one
 //! edge at a time, so the greedy player speaks every protocol the real engine speaks.
 use super::greedy::greedy_move;
-use super::play::choose_move_avoiding;
+use super::play::{choose_move_avoiding, PlayTable};
 use super::Board;
 use crate::search::StopToken;
 use rand::rngs::SmallRng;
@@ -11,20 +11,25 @@ use rand::SeedableRng;
 use std::time::{Duration, Instant};
 
 pub enum Player {
-    /// Iterative-deepening alpha-beta under the clock.
-    Search,
+    /// Iterative-deepening alpha-beta under the clock, with the table it keeps between
+    /// moves.
+    Search(Box<PlayTable>),
     /// Takes boxes, else a random safe edge, else a random edge; seeded, so reproducible.
     Greedy(SmallRng),
 }
 
 impl Player {
+    pub fn search() -> Player {
+        Player::Search(Box::default())
+    }
+
     pub fn greedy(seed: u64) -> Player {
         Player::Greedy(SmallRng::seed_from_u64(seed))
     }
 
     pub fn name(&self) -> &'static str {
         match self {
-            Player::Search => "quartet",
+            Player::Search(_) => "quartet",
             Player::Greedy(_) => "quartet-greedy",
         }
     }
@@ -59,9 +64,9 @@ impl Player {
                     .choose(rng),
                 other => other,
             },
-            Player::Search => {
+            Player::Search(table) => {
                 let start = Instant::now();
-                let c = choose_move_avoiding(board, soft, hard, stop, avoid)?;
+                let c = choose_move_avoiding(board, soft, hard, stop, avoid, table)?;
                 tracing::info!(
                     "move {}: value {} exact {} depth {} nodes {} in {:?}",
                     board.edge_name(c.edge),

@@ -90,10 +90,21 @@ impl Solver {
     /// A solver for the position on `board`, with 2^`tt_bits` table entries. `None` if the
     /// board has too many edges for the solver's u128 (only 8x8).
     pub fn new(board: &Board, tt_bits: u32) -> Option<Solver> {
+        let n = board.geometry().n_edges();
+        if n > MAX_SOLVER_EDGES {
+            return None;
+        }
+        Solver::with_table(board, Table::new(tt_bits, n)).ok()
+    }
+
+    /// A solver for the position on `board` searching with `tt`, a table made for this
+    /// board's geometry (entries of earlier searches of the same geometry stay valid: a
+    /// value depends only on the drawn set). Gives the table back if the board is too big.
+    pub fn with_table(board: &Board, tt: Table) -> Result<Solver, Table> {
         let geo = board.geometry().clone();
         let n = geo.n_edges();
         if n > MAX_SOLVER_EDGES {
-            return None;
+            return Err(tt);
         }
         let mut box_mask = [0u128; 64];
         for (b, m) in box_mask.iter_mut().enumerate().take(geo.n_boxes()) {
@@ -129,7 +140,7 @@ impl Solver {
             box_mask,
             order,
             twins,
-            tt: Table::new(tt_bits, n),
+            tt,
             memo: LoonyMemo::default(),
             pending: None,
             nodes: 0,
@@ -149,7 +160,12 @@ impl Solver {
                 s.apply(e as u8);
             }
         }
-        Some(s)
+        Ok(s)
+    }
+
+    /// The table, for the next search of the same geometry.
+    pub fn into_table(self) -> Table {
+        self.tt
     }
 
     /// Stops the search when `flag` is raised or at `deadline`; a stopped search's results
@@ -560,12 +576,17 @@ impl Solver {
         if let Some(entry) = self.tt.get(&here.addr) {
             if entry.depth >= depth {
                 let (lo, hi) = (entry.lower, entry.upper);
+                // A bound from a depth-limited search carries its horizon with it.
+                let horizon = entry.depth != EXACT;
                 if lo >= beta || lo == hi {
+                    self.hit_horizon |= horizon;
                     return lo;
                 }
                 if hi <= alpha {
+                    self.hit_horizon |= horizon;
                     return hi;
                 }
+                self.hit_horizon |= horizon;
                 alpha = alpha.max(lo);
                 beta = beta.min(hi);
             }
@@ -641,14 +662,17 @@ impl Solver {
                 if en.depth < child_depth {
                     continue;
                 }
+                let horizon = en.depth != EXACT;
                 let (lo, hi) = (-en.upper, -en.lower);
                 if en.upper < 127 && lo > best.0 {
+                    self.hit_horizon |= horizon;
                     best = (lo, m);
                     if best.0 >= beta {
                         break 'moves;
                     }
                 }
                 if en.lower > -127 && hi <= alpha.max(best.0) {
+                    self.hit_horizon |= horizon;
                     closed |= 1 << i;
                     skipped_upper = skipped_upper.max(hi);
                 }

@@ -210,3 +210,42 @@ fn fast_solver_matches_plain_minimax_on_more_boards() {
         }
     }
 }
+
+/// Play keeps its table from move to move, so a search meets bounds that depth-limited
+/// searches of other positions stored. A search that reports no horizon (play then stops
+/// deepening and calls its value exact) must still return the exact value.
+#[test]
+fn kept_table_never_passes_a_horizon_off_as_exact() {
+    let mut rng = SmallRng::seed_from_u64(41);
+    for (c, r, min_drawn) in [(2, 3, 0), (3, 2, 0), (3, 3, 8), (2, 4, 6)] {
+        let mut memo = HashMap::new();
+        let empty = Board::new(c, r).unwrap();
+        let mut table = Some(crate::dots::table::Table::new(
+            14,
+            empty.geometry().n_edges(),
+        ));
+        let mut claims = 0;
+        for _ in 0..400 {
+            let mut b = random_position(&empty, &mut rng, min_drawn);
+            let mut s = Solver::with_table(&b, table.take().unwrap()).ok().unwrap();
+            let depth = rand::Rng::gen_range(&mut rng, 1..8);
+            for m in b.legal_edges().collect::<Vec<_>>() {
+                s.hit_horizon = false;
+                let got = s.move_value(m as u8, -99, 99, depth);
+                if !s.hit_horizon {
+                    claims += 1;
+                    let want = brute_after(&mut b, m, &mut memo);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{c}x{r} {:b} move {}",
+                        b.drawn().lo,
+                        b.edge_name(m)
+                    );
+                }
+            }
+            table = Some(s.into_table());
+        }
+        assert!(claims > 200, "{c}x{r}: only {claims} exact claims");
+    }
+}
