@@ -576,8 +576,9 @@ impl Solver {
         if let Some(entry) = self.tt.get(&here.addr) {
             if entry.depth >= depth {
                 let (lo, hi) = (entry.lower, entry.upper);
-                // A bound from a depth-limited search carries its horizon with it.
-                let horizon = entry.depth != EXACT;
+                // A bound from a depth-limited search carries its horizon with it, unless
+                // that depth covered every edge left (each ply draws one).
+                let horizon = entry.depth != EXACT && (entry.depth as u32) < undrawn.count_ones();
                 if lo >= beta || lo == hi {
                     self.hit_horizon |= horizon;
                     return lo;
@@ -662,7 +663,7 @@ impl Solver {
                 if en.depth < child_depth {
                     continue;
                 }
-                let horizon = en.depth != EXACT;
+                let horizon = en.depth != EXACT && (en.depth as u32) < undrawn.count_ones() - 1;
                 let (lo, hi) = (-en.upper, -en.lower);
                 if en.upper < 127 && lo > best.0 {
                     self.hit_horizon |= horizon;
