@@ -59,16 +59,19 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     let geo = parse_box_size(&args.boardsize)
         .map_err(|_| format!("--boardsize {:?}: {}", args.boardsize, SizeError))?;
     if args.protocol == "sau" {
-        return run_sau(SauEngine::new(geo, player, move_time));
+        let mut engine = SauEngine::new(geo, player, move_time);
+        engine.prepare();
+        return run_sau(engine);
     }
     if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
         return Err("--solve-time must be in (0, 86400] seconds".into());
     }
-    let engine = DotsEngine::new(move_time, args.solve_limit)
+    let mut engine = DotsEngine::new(move_time, args.solve_limit)
         .with_player(player)
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
         .with_geometry(geo)
         .with_gogui(args.gogui);
+    engine.prepare();
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 

@@ -68,6 +68,11 @@ impl DotsEngine {
         self
     }
 
+    /// Readies the player's search tables for the current board (see `Player::prepare`).
+    pub fn prepare(&mut self) {
+        self.player.prepare(&self.board);
+    }
+
     /// Lets `player` choose the moves `genmove` answers (the searching player by default).
     pub fn with_player(mut self, player: Player) -> DotsEngine {
         self.player = player;
@@ -446,6 +451,12 @@ impl GtpEngine for DotsEngine {
     }
     fn begin_command(&mut self, _name: &str, stop: &StopToken) {
         self.stop = stop.clone();
+    }
+    fn end_command(&mut self, name: &str) {
+        // A referee sends these before a game's first (timed) genmove.
+        if matches!(name, "boardsize" | "clear_board" | "setboard" | "loadgame") {
+            self.prepare();
+        }
     }
 }
 

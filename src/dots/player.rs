@@ -23,6 +23,14 @@ impl Player {
         Player::Search(Box::default())
     }
 
+    /// Readies the search for games on `board`'s geometry (see `PlayTable::prepare`); call
+    /// it where the board changes size, outside the timed commands.
+    pub fn prepare(&mut self, board: &Board) {
+        if let Player::Search(table) = self {
+            table.prepare(board);
+        }
+    }
+
     pub fn greedy(seed: u64) -> Player {
         Player::Greedy(SmallRng::seed_from_u64(seed))
     }

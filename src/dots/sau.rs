@@ -94,6 +94,11 @@ impl SauEngine {
         }
     }
 
+    /// Readies the player's search tables for the board (see `Player::prepare`).
+    pub fn prepare(&mut self) {
+        self.player.prepare(&self.board);
+    }
+
     pub fn board(&self) -> &Board {
         &self.board
     }
