@@ -1,6 +1,7 @@
 //! Othello: bitboard rules, an exact endgame solver, a midgame searcher and the GTP engine.
 pub mod bitboard;
 pub mod board;
+pub mod book;
 pub mod endgame;
 pub mod eval;
 pub mod evaluator;
@@ -14,4 +15,5 @@ pub mod pattern_fit;
 pub mod search;
 pub mod selfplay;
 pub mod stability;
+pub mod symmetry;
 pub mod train;
