@@ -259,7 +259,8 @@ impl Book {
             if let Some(n) = self.nodes.get(&canonical(&child)) {
                 out.push(BookMove {
                     square: sq,
-                    value: -n.value,
+                    // (+ 0.0: a drawn line prints as +0.00, not -0.00)
+                    value: -n.value + 0.0,
                     visits: n.visits,
                     trusted: n.visits >= self.min_visits,
                 });
