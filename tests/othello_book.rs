@@ -131,3 +131,68 @@ fn without_a_book_and_with_a_bad_book() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn learn_adds_every_game_to_the_book_and_resumes_from_its_files() {
+    let d = dir("learn");
+    let learn = |games: &str| {
+        quartet(&[
+            "othello",
+            "--hash-mb",
+            "4",
+            "learn",
+            "--games",
+            games,
+            "--base-time",
+            "0.01",
+            "--dir",
+            d.to_str().unwrap(),
+        ])
+    };
+    let out = learn("2");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("learn: game 1/2  S_B:S_W "), "{err}");
+    assert!(err.contains("learn: game 2/2  S_B:S_W "), "{err}");
+    let games = d.join("games.ggf");
+    // A run stopped in the middle of writing a game leaves a torn line: cut off, replaced.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&games)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"(;GM[Othello]B[F5").unwrap();
+    drop(f);
+    let out = learn("3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cutting off an unfinished last line (17 bytes)"),
+        "{err}"
+    );
+    assert!(err.contains("learn: resumed from 2 games"), "{err}");
+    assert!(err.contains("learn: game 3/3"), "{err}");
+    // Three finished games, each a legal GGF record with black's result; the book holds the
+    // start with all three games and as many positions as the records say.
+    let text = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    let mut book = quartet::othello::book::Book::new(1);
+    for line in text.lines() {
+        let g = quartet::othello::ggf::GgfGame::parse(line).unwrap();
+        assert!(g.board.is_game_over());
+        quartet::othello::learn::add_to_book(&mut book, &g, 30).unwrap();
+    }
+    book.propagate();
+    let saved = std::fs::read_to_string(d.join("book.book")).unwrap();
+    assert_eq!(saved, book.to_text());
+    let start = quartet::othello::board::Board::start();
+    assert_eq!(book.lookup(&start).map(|x| x.1), Some(3));
+    let _ = std::fs::remove_dir_all(&d);
+}

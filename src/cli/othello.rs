@@ -58,6 +58,17 @@ pub struct OthelloArgs {
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<OthelloCommand>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum OthelloCommand {
+    /// Self-play learning: every game goes into an opening book, the per-move times of the
+    /// two sides follow their win counts; resumable (rerun the same command). Uses the
+    /// options given before `learn` (--weights, --hash-mb, --book as the starting book,
+    /// --book-visits).
+    Learn(super::othello_learn::LearnArgs),
 }
 
 pub fn run(args: OthelloArgs) -> Result<(), String> {
@@ -77,6 +88,16 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         Some(p) => Evaluator::load(p)?,
         None => Evaluator::from(Weights::default_weights()),
     };
+    if args.book_visits == 0 {
+        return Err("--book-visits must be at least 1".into());
+    }
+    if let Some(OthelloCommand::Learn(learn)) = args.command {
+        let seed = match (&args.book, args.no_book) {
+            (Some(p), false) => Some(Book::load(p, args.book_visits)?),
+            _ => None,
+        };
+        return super::othello_learn::run(learn, eval, args.hash_mb, seed, args.book_visits);
+    }
     if args.protocol == "nboard" {
         if !(args.hint_time > 0.0 && args.hint_time <= 86_400.0) {
             return Err("--hint-time must be in (0, 86400] seconds".into());
@@ -90,9 +111,6 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
             Duration::from_secs_f64(args.hint_time),
         );
         return run_nboard(engine);
-    }
-    if args.book_visits == 0 {
-        return Err("--book-visits must be at least 1".into());
     }
     let book = match (&args.book, args.no_book) {
         (Some(p), false) => {

@@ -5,8 +5,9 @@
 //! Values are final disc differences for the side to move. A position's own estimate is
 //! the mean result of the games that reached it; the games' results are as good as their
 //! endgames: WTHOR games carry a "theoretical score" (perfect play from about 24 empties)
-//! and our own games are solved exactly from at most 22 empties, so a leaf value is in
-//! effect a search value of a position thirty-odd plies on down the same line.
+//! and our own games are solved exactly from at most 14 to 22 empties (depending on the
+//! time per move), so a leaf value is in effect a search value of a position thirty-odd
+//! plies on down the same line.
 //!
 //! A book child is *trusted* when at least `min_visits` games reached it: one game is an
 //! anecdote, and the maximum over many one-game children mostly measures their noise. A

@@ -8,6 +8,7 @@ pub mod evaluator;
 pub mod ggf;
 pub mod gtp;
 pub mod lastflip;
+pub mod learn;
 pub mod nboard;
 pub mod pattern;
 pub mod pattern_file;
