@@ -82,10 +82,17 @@ fn genmove_plays_the_trusted_book_move_without_searching() {
     );
     q.send("genmove w");
     assert_eq!(q.answer(Duration::from_secs(20)).as_deref(), Some("= C5"));
-    assert!(q
-        .log()
-        .iter()
-        .any(|(_, l)| l.contains("genmove: book move") && l.contains("mv=c5")));
+    // The log line was written before the answer, but its reader thread may lag behind.
+    let logged = || {
+        q.log()
+            .iter()
+            .any(|(_, l)| l.contains("genmove: book move") && l.contains("mv=c5"))
+    };
+    let waited = std::time::Instant::now();
+    while !logged() && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(logged(), "{:?}", q.log());
     // Past the book's last position there is nothing to list.
     assert_eq!(q.ask("book"), "=");
     assert_eq!(q.ask("undo"), "=");
