@@ -105,3 +105,24 @@ fn an_endless_weights_file_is_refused_at_its_size_cap() {
         "/dev/zero: larger than 16 MiB",
     );
 }
+
+#[test]
+fn book_and_learn_options_are_checked_before_anything_runs() {
+    fails_with(
+        &["othello", "--book-visits", "0"],
+        "--book-visits must be at least 1",
+    );
+    fails_with(
+        &["othello", "--book", "/nonexistent/b.book"],
+        "/nonexistent/b.book",
+    );
+    fails_with(
+        &["othello", "learn", "--games", "1", "--base-time", "0"],
+        "--base-time must be in (0, 3600] seconds",
+    );
+    #[cfg(unix)]
+    fails_with(
+        &["othello", "--book", "/dev/zero"],
+        "/dev/zero: larger than 64 MiB",
+    );
+}

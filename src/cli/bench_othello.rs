@@ -69,6 +69,27 @@ pub enum BenchOthello {
         #[arg(long, default_value_t = 20)]
         solve_at: u32,
     },
+    /// Build an opening book from WTHOR databases and GGF game records (loadable with
+    /// `quartet othello --book FILE`); prints its size and the line it would play.
+    BookBuild {
+        /// WTHOR `.wtb` files (each game valued by its theoretical score).
+        #[arg(long)]
+        wthor: Vec<std::path::PathBuf>,
+        /// Files of GGF records (valued by their final position, or their `RE`).
+        #[arg(long)]
+        ggf: Vec<std::path::PathBuf>,
+        /// Add to this book instead of starting empty.
+        #[arg(long)]
+        add_to: Option<std::path::PathBuf>,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Moves of each game stored.
+        #[arg(long, default_value_t = crate::othello::book::DEFAULT_PLIES)]
+        plies: usize,
+        /// Games a move needs to be trusted (for the summary printed; not stored).
+        #[arg(long, default_value_t = crate::othello::book::DEFAULT_MIN_VISITS)]
+        book_visits: u32,
+    },
     /// Fit the pattern evaluation to positions files from `selfplay` and WTHOR games;
     /// prints the held-out error of the linear and the pattern evaluation.
     TrainPatterns {
@@ -162,6 +183,26 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             },
             holdout,
         }),
+        BenchOthello::BookBuild {
+            wthor,
+            ggf,
+            add_to,
+            out,
+            plies,
+            book_visits,
+        } => {
+            if wthor.is_empty() && ggf.is_empty() {
+                return Err("book-build needs --wthor or --ggf files".into());
+            }
+            super::othello_book::build_book(super::othello_book::BuildBook {
+                wthor: &wthor,
+                ggf: &ggf,
+                base: add_to.as_deref(),
+                out: &out,
+                plies: plies.clamp(1, 60),
+                min_visits: book_visits.max(1),
+            })
+        }
         BenchOthello::Selfplay {
             out,
             games,

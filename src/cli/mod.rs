@@ -8,4 +8,6 @@ pub mod gomoku;
 pub mod match_cmd;
 pub mod match_tourney;
 pub mod othello;
+pub mod othello_book;
+pub mod othello_learn;
 pub mod othello_train;

@@ -1,4 +1,5 @@
 //! `quartet othello`: the Othello engine as a GTP server on stdin/stdout.
+use crate::othello::book::Book;
 use crate::othello::eval::Weights;
 use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
@@ -43,9 +44,31 @@ pub struct OthelloArgs {
     /// NBoard only: longest time one `hint` may take, in seconds (`go` takes --move-time).
     #[arg(long, default_value_t = 10.0)]
     pub hint_time: f64,
+    /// Opening book (written by `quartet bench othello book-build` or `quartet othello
+    /// learn`): `genmove` plays its best trusted move while there is one. At most 64 MiB.
+    #[arg(long, conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
+    /// Play without an opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Games a book move needs before its value is trusted (played by genmove, used by the
+    /// book's negamax).
+    #[arg(long, default_value_t = crate::othello::book::DEFAULT_MIN_VISITS)]
+    pub book_visits: u32,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<OthelloCommand>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum OthelloCommand {
+    /// Self-play learning: every game goes into an opening book, the per-move times of the
+    /// two sides follow their win counts; resumable (rerun the same command). Uses the
+    /// options given before `learn` (--weights, --hash-mb, --book as the starting book,
+    /// --book-visits).
+    Learn(super::othello_learn::LearnArgs),
 }
 
 pub fn run(args: OthelloArgs) -> Result<(), String> {
@@ -65,9 +88,22 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         Some(p) => Evaluator::load(p)?,
         None => Evaluator::from(Weights::default_weights()),
     };
+    if args.book_visits == 0 {
+        return Err("--book-visits must be at least 1".into());
+    }
+    if let Some(OthelloCommand::Learn(learn)) = args.command {
+        let seed = match (&args.book, args.no_book) {
+            (Some(p), false) => Some(Book::load(p, args.book_visits)?),
+            _ => None,
+        };
+        return super::othello_learn::run(learn, eval, args.hash_mb, seed, args.book_visits);
+    }
     if args.protocol == "nboard" {
         if !(args.hint_time > 0.0 && args.hint_time <= 86_400.0) {
             return Err("--hint-time must be in (0, 86400] seconds".into());
+        }
+        if args.book.is_some() {
+            tracing::warn!("--book is not used by the NBoard protocol yet");
         }
         let engine = NboardEngine::new(
             Searcher::new(eval, args.hash_mb),
@@ -76,10 +112,19 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         );
         return run_nboard(engine);
     }
+    let book = match (&args.book, args.no_book) {
+        (Some(p), false) => {
+            let b = Book::load(p, args.book_visits)?;
+            tracing::info!(positions = b.len(), "book {}", p.display());
+            Some(b)
+        }
+        _ => None,
+    };
     let engine = OthelloEngine::new(eval, args.hash_mb, Duration::from_secs_f64(args.move_time))
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
         .with_ponder(args.ponder)
-        .with_max_depth(args.depth);
+        .with_max_depth(args.depth)
+        .with_book(book);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 

@@ -7,6 +7,7 @@
 //! `genmove` for that side answers `pass`; nothing else about the position changes.
 use super::bitboard::{parse_square, square_name};
 use super::board::{move_list, Board};
+use super::book::Book;
 use super::evaluator::Evaluator;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
@@ -68,6 +69,8 @@ pub struct OthelloEngine {
     solve_time: Duration,
     /// Deepest midgame iteration of `genmove` (`--depth`); the clock may stop it earlier.
     max_depth: u32,
+    /// `--book`: `genmove` plays its best trusted move when it has one.
+    book: Option<Book>,
 }
 
 impl OthelloEngine {
@@ -83,7 +86,14 @@ impl OthelloEngine {
             stop: StopToken::new(),
             solve_time: DEFAULT_SOLVE_TIME,
             max_depth: 60,
+            book: None,
         }
+    }
+
+    /// Plays from `book` while it has a trusted move (`--book`).
+    pub fn with_book(mut self, book: Option<Book>) -> OthelloEngine {
+        self.book = book;
+        self
     }
 
     /// Caps the midgame depth of `genmove` (`--depth`), for reproducible play.
@@ -222,6 +232,21 @@ fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
         return Err(GtpError::new(format!("it is {}'s turn", st.to_move)));
     }
     let started = Instant::now();
+    if let Some(m) = e.book.as_ref().and_then(|b| b.best_move(&st.board)) {
+        tracing::info!(
+            mv = %square_name(m.square),
+            value = m.value,
+            games = m.visits,
+            "genmove: book move"
+        );
+        e.time.spent(color, started.elapsed());
+        let board = st
+            .board
+            .play(m.square)
+            .ok_or_else(|| GtpError::new("internal error"))?;
+        e.advance(board, color);
+        return Ok(square_name(m.square).to_ascii_uppercase());
+    }
     let empties = st.board.empties().count_ones();
     let (soft, hard) = e.time.budget(color, empties.div_ceil(2).max(1));
     let limits = Limits::new(
@@ -487,6 +512,31 @@ fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Repl
     Ok(String::new())
 }
 
+/// `book`: the book moves of the current position, best first, one a line: move, value
+/// for the side to move in discs, games; moves from fewer games than `--book-visits` end in
+/// `untrusted` (genmove does not play them). Empty when the book knows no move here.
+fn book_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
+    no_args(args)?;
+    let book = e
+        .book
+        .as_ref()
+        .ok_or_else(|| GtpError::new("no opening book loaded (start with --book FILE)"))?;
+    Ok(book
+        .moves(&e.state.board)
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {:+.2} {}{}",
+                square_name(m.square).to_ascii_uppercase(),
+                m.value,
+                m.visits,
+                if m.trusted { "" } else { " untrusted" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
 /// Evaluation of the side to move in discs (a debugging aid for the weights).
 fn eval_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;
@@ -518,6 +568,7 @@ static COMMANDS: &[CommandSpec<OthelloEngine>] = &[
     CommandSpec::new("setboard", setboard),
     CommandSpec::new("solve", solve),
     CommandSpec::new("othello-eval", eval_cmd),
+    CommandSpec::new("book", book_cmd),
     CommandSpec::analysis("analyze", analyze),
 ];
 

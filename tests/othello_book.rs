@@ -1,0 +1,205 @@
+//! The opening book through the real binary: `bench othello book-build` from GGF records,
+//! then `quartet othello --book`: the `book` command's list (values worked out by hand from
+//! the records' results) and `genmove` answering from the book instead of searching.
+mod common;
+use common::live::Live;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+const START: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("quartet-book-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn quartet(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_quartet"))
+        .args(args)
+        .output()
+        .expect("run quartet")
+}
+
+/// Four games f5 f4 that white won by 10, four f5 d6 that black won by 30, one f5 f6 draw.
+fn build(d: &std::path::Path) -> PathBuf {
+    let mut ggf = String::new();
+    for _ in 0..4 {
+        ggf.push_str(&format!("(;GM[Othello]RE[-10.000]{START}B[F5]W[F4];)\n"));
+        ggf.push_str(&format!("(;GM[Othello]RE[+30]{START}B[F5]W[D6];)\n"));
+    }
+    ggf.push_str(&format!("(;GM[Othello]RE[0]{START}B[F5]W[F6];)\n"));
+    let games = d.join("games.ggf");
+    std::fs::write(&games, ggf).unwrap();
+    let book = d.join("b.book");
+    let out = quartet(&[
+        "bench",
+        "othello",
+        "book-build",
+        "--ggf",
+        games.to_str().unwrap(),
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // start, after f5 (all four first moves merge), and the three replies.
+    assert!(
+        text.contains("9 games added (0 skipped), 5 positions"),
+        "{text}"
+    );
+    book
+}
+
+#[test]
+fn genmove_plays_the_trusted_book_move_without_searching() {
+    let d = dir("genmove");
+    let book = build(&d);
+    // With 120 s a move, a search would not answer within the 20 s allowed below.
+    let mut q = Live::start_logged(&[
+        "othello",
+        "--book",
+        book.to_str().unwrap(),
+        "--move-time",
+        "120",
+        "--hash-mb",
+        "8",
+        "--log-level",
+        "info",
+    ]);
+    assert_eq!(q.ask("play b c4"), "=");
+    // c4 is f5 turned half a turn, so the book moves are the half-turn images of f4, f6
+    // and d6 ((row, column) -> (7 - row, 7 - column)): c5, c3, e3. White's values: +10,
+    // 0, -30; the draw has one game, fewer than the 4 a trusted move needs.
+    assert_eq!(
+        q.ask("book"),
+        "= C5 +10.00 4\nC3 +0.00 1 untrusted\nE3 -30.00 4"
+    );
+    q.send("genmove w");
+    assert_eq!(q.answer(Duration::from_secs(20)).as_deref(), Some("= C5"));
+    // The log line was written before the answer, but its reader thread may lag behind.
+    let logged = || {
+        q.log()
+            .iter()
+            .any(|(_, l)| l.contains("genmove: book move") && l.contains("mv=c5"))
+    };
+    let waited = std::time::Instant::now();
+    while !logged() && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(logged(), "{:?}", q.log());
+    // Past the book's last position there is nothing to list.
+    assert_eq!(q.ask("book"), "=");
+    assert_eq!(q.ask("undo"), "=");
+    assert_eq!(q.ask("book").lines().count(), 3);
+    q.send("quit");
+    assert!(q.wait_exit(Duration::from_secs(10)).is_some());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn without_a_book_and_with_a_bad_book() {
+    let mut q = Live::start(&["othello", "--hash-mb", "8"]);
+    assert_eq!(
+        q.ask("book"),
+        "? no opening book loaded (start with --book FILE)"
+    );
+    q.send("quit");
+    assert!(q.wait_exit(Duration::from_secs(10)).is_some());
+
+    let d = dir("bad");
+    let bad = d.join("bad.book");
+    std::fs::write(
+        &bad,
+        "quartet-othello-book 1\n810000000 1008000000 many 0\n",
+    )
+    .unwrap();
+    let out = quartet(&["othello", "--book", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "{}: book line 2: bad game count 'many'",
+            bad.display()
+        )),
+        "{err}"
+    );
+    std::fs::write(&bad, "quartet-othello-book 7\n").unwrap();
+    let out = quartet(&["othello", "--book", bad.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("book line 1: unsupported book version '7'")
+    );
+    let out = quartet(&["othello", "--book", bad.to_str().unwrap(), "--no-book"]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn learn_adds_every_game_to_the_book_and_resumes_from_its_files() {
+    let d = dir("learn");
+    let learn = |games: &str| {
+        quartet(&[
+            "othello",
+            "--hash-mb",
+            "4",
+            "learn",
+            "--games",
+            games,
+            "--base-time",
+            "0.01",
+            "--dir",
+            d.to_str().unwrap(),
+        ])
+    };
+    let out = learn("2");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("learn: game 1/2  S_B:S_W "), "{err}");
+    assert!(err.contains("learn: game 2/2  S_B:S_W "), "{err}");
+    let games = d.join("games.ggf");
+    // A run stopped in the middle of writing a game leaves a torn line: cut off, replaced.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&games)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"(;GM[Othello]B[F5").unwrap();
+    drop(f);
+    let out = learn("3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cutting off an unfinished last line (17 bytes)"),
+        "{err}"
+    );
+    assert!(err.contains("learn: resumed from 2 games"), "{err}");
+    assert!(err.contains("learn: game 3/3"), "{err}");
+    // Three finished games, each a legal GGF record with black's result; the book holds the
+    // start with all three games and as many positions as the records say.
+    let text = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    let mut book = quartet::othello::book::Book::new(1);
+    for line in text.lines() {
+        let g = quartet::othello::ggf::GgfGame::parse(line).unwrap();
+        assert!(g.board.is_game_over());
+        quartet::othello::learn::add_to_book(&mut book, &g, 30).unwrap();
+    }
+    book.propagate();
+    let saved = std::fs::read_to_string(d.join("book.book")).unwrap();
+    assert_eq!(saved, book.to_text());
+    let start = quartet::othello::board::Board::start();
+    assert_eq!(book.lookup(&start).map(|x| x.1), Some(3));
+    let _ = std::fs::remove_dir_all(&d);
+}
