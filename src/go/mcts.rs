@@ -253,7 +253,9 @@ impl Tree {
         let mut path: [u32; 512] = [0; 512];
         let mut depth = 0usize;
         let mut idx = 0usize;
-        let mut passes = 0;
+        // The game ends at the second pass in a row, counting the opponent's pass before
+        // the root: after it, our pass child ends the game.
+        let mut passes = usize::from(board.last_move() == Some(Move::Pass));
         loop {
             let node = self.nodes[idx];
             if !node.expanded {
@@ -285,11 +287,15 @@ impl Tree {
         }
         path[depth] = idx as u32;
         depth += 1;
-        let balance = if passes >= 2 {
-            board.area_balance()
-        } else {
-            playout::run(&mut board, true, &mut self.rng, Some(&mut self.amaf))
-        };
+        if passes >= 2 {
+            // The game is over, but its count is what a judge of life and death would say:
+            // a playout settles the stones still on the board. The root player's opponent
+            // moves first in it, so passing with an unsettled group counts that group lost
+            // (whoever moves first kills or saves it) and passing is worth what the
+            // position is worth without our next move.
+            board.set_to_move(self.root_board.to_move().opponent());
+        }
+        let balance = playout::run(&mut board, true, &mut self.rng, Some(&mut self.amaf));
         self.record_ownership(&board);
         let margin = balance as f32 - self.komi;
         self.backup(&path[..depth], margin);
@@ -495,6 +501,15 @@ impl Tree {
         }
         if self.nodes.len() == first {
             self.nodes.push(Node::new(Move::Pass));
+        } else if board.last_move() == Some(Move::Pass) {
+            // After a pass, passing back ends the game: a candidate the search must weigh
+            // (its worth is the judged count, see `simulate`). An optimistic prior makes
+            // sure it is tried even beside moves that win every simulation; a losing end
+            // quickly falls behind the moves that play on.
+            let mut pass = Node::new(Move::Pass);
+            pass.prior_wins = PRIOR_EVEN;
+            pass.prior_visits = PRIOR_EVEN;
+            self.nodes.push(pass);
         }
         let count = (self.nodes.len() - first) as u16;
         let n = &mut self.nodes[idx];
