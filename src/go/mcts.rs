@@ -28,6 +28,7 @@ const PRIOR_CAPTURE_MANY: f32 = 30.0;
 const PRIOR_PATTERN: f32 = 10.0;
 const PRIOR_DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f32 = 10.0;
+const PRIOR_OPENING_LOW_LINE: f32 = 20.0;
 /// Most nodes one tree grows to (48 bytes each: about 200 MB). Past it, leaves are no
 /// longer expanded and simulations start their playouts there: a 10-minute move or an
 /// hour of analysis must not exhaust memory.
@@ -538,7 +539,8 @@ impl Tree {
                 captured += b.string_len(n);
             }
         }
-        if captured > 0 || near_captures.contains(&p) {
+        let tactical = captured > 0 || near_captures.contains(&p);
+        if tactical {
             let w = if captured > 1 {
                 PRIOR_CAPTURE_MANY
             } else {
@@ -563,6 +565,12 @@ impl Tree {
         }
         let size = b.size();
         let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+        // Opening on small boards: the third to fifth lines build, the first two lines
+        // only defend or undermine; the search overrides this when a move there works.
+        let stones = size * size - b.empty_points().len();
+        if size <= 13 && stones < size * size / 8 && line <= 1 && !tactical {
+            add(0.0, PRIOR_OPENING_LOW_LINE);
+        }
         if line <= 2 && empty_around(b, col, row, 3) {
             if line <= 1 {
                 add(0.0, PRIOR_EMPTY_AREA);
