@@ -153,26 +153,3 @@ fn resigns_only_after_several_hopeless_moves() {
         Decision::Resign
     );
 }
-
-#[test]
-fn proves_the_move_that_makes_the_win_unconditional() {
-    use quartet::go::mcts::{Limits, Tree};
-    // In the critical position Black at A8 leaves two one-point eyes (A9, A7): by Benson's
-    // theorem the black group then lives whatever White does, and so does White's group
-    // with its eyes J1 and J3. The area is settled at 45 to 36, B+1.5 with komi 7.5, so A8
-    // is a proven win; no other move makes two eyes, so none is proven.
-    let mut g = game_from(&CRITICAL, 7.5);
-    g.play(White, Move::Pass).unwrap();
-    let mut t = Tree::new(g.board(), 7.5, g.history(), 1);
-    let stop = AtomicBool::new(false);
-    t.search(&Limits {
-        playouts: Some(2000),
-        deadline: None,
-        stop: &stop,
-    });
-    let stats = t.root_stats();
-    let a8 = Move::Play(g.board().point(0, 7));
-    assert_eq!(stats[0].mv, a8);
-    assert!(stats[0].proven_win);
-    assert!(stats[1..].iter().all(|s| !s.proven_win));
-}

@@ -11,7 +11,6 @@ use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::benson;
 use super::board::{Board, Move, Point};
 use super::ladder;
 use super::patterns;
@@ -51,12 +50,7 @@ struct Node {
     first_child: u32,
     n_children: u16,
     expanded: bool,
-    /// Game-theoretic value for the player who made `mv`: [`WON`], [`LOST`] or 0 unknown.
-    proven: i8,
 }
-
-const WON: i8 = 1;
-const LOST: i8 = -1;
 
 impl Node {
     fn new(mv: Move) -> Node {
@@ -72,7 +66,6 @@ impl Node {
             first_child: 0,
             n_children: 0,
             expanded: false,
-            proven: 0,
         }
     }
 
@@ -101,8 +94,6 @@ pub struct MoveStats {
     pub margin_sum: f32,
     /// The prior knowledge's win estimate for this move (virtual wins / virtual visits).
     pub prior: f32,
-    /// The tree proved this move wins whatever follows.
-    pub proven_win: bool,
 }
 
 impl MoveStats {
@@ -268,22 +259,10 @@ impl Tree {
         let mut passes = usize::from(board.last_move() == Some(Move::Pass));
         loop {
             let node = self.nodes[idx];
-            if node.proven != 0 {
-                break;
-            }
             if !node.expanded {
                 if (node.visits >= EXPAND_VISITS && self.nodes.len() < MAX_NODES || idx == 0)
                     && passes < 2
                 {
-                    // A node about to grow children is first checked for a decided game:
-                    // then it stays a leaf with an exact value and no playouts.
-                    if idx != 0 {
-                        if let Some(winner) = benson::proven_winner(&board, self.komi) {
-                            let mover = board.to_move().opponent();
-                            self.nodes[idx].proven = if winner == mover { WON } else { LOST };
-                            break;
-                        }
-                    }
                     self.expand(idx, &board);
                 } else {
                     break;
@@ -309,21 +288,6 @@ impl Tree {
         }
         path[depth] = idx as u32;
         depth += 1;
-        let proven = self.nodes[idx].proven;
-        if proven != 0 {
-            let mover = board.to_move().opponent();
-            let black_wins = (proven == WON) == (mover == Color::Black);
-            // The count as it stands only sizes the score estimate; the sign is exact.
-            let count = board.area_balance() as f32 - self.komi;
-            let margin = if black_wins {
-                count.max(0.5)
-            } else {
-                count.min(-0.5)
-            };
-            self.backup(&path[..depth], margin);
-            self.propagate_proof(&path[..depth]);
-            return;
-        }
         if passes >= 2 {
             // The game is over, but its count is what a judge of life and death would say:
             // a playout settles the stones still on the board. The root player's opponent
@@ -456,31 +420,6 @@ impl Tree {
         }
     }
 
-    /// Carries a leaf's proof up `path`: a node with a won child is lost for its own
-    /// mover, a node whose children are all lost is won. The children are every legal move
-    /// but own-eye fills (and pass only after a pass), so "all lost" trusts that neither
-    /// filling an own eye nor passing would have saved the position.
-    fn propagate_proof(&mut self, path: &[u32]) {
-        // The root stays unproven: its children keep being searched, and a proven win
-        // among them is chosen by `root_stats`.
-        for d in (1..path.len().saturating_sub(1)).rev() {
-            let i = path[d] as usize;
-            let n = self.nodes[i];
-            if n.proven != 0 || !n.expanded {
-                return;
-            }
-            let kids = &self.nodes[n.first_child as usize..][..n.n_children as usize];
-            let value = if kids.iter().any(|k| k.proven == WON) {
-                LOST
-            } else if kids.iter().all(|k| k.proven == LOST) {
-                WON
-            } else {
-                return;
-            };
-            self.nodes[i].proven = value;
-        }
-    }
-
     fn select(&self, idx: usize) -> usize {
         let node = self.nodes[idx];
         let log_parent = ((node.visits + 1) as f32).ln();
@@ -488,11 +427,6 @@ impl Tree {
         let mut best = f;
         let mut best_u = f32::NEG_INFINITY;
         for i in f..f + n {
-            match self.nodes[i].proven {
-                WON => return i,
-                LOST => continue,
-                _ => {}
-            }
             let u = self.nodes[i].urgency(log_parent);
             if u > best_u {
                 best_u = u;
@@ -653,7 +587,7 @@ impl Tree {
             .map(|i| move_stats(&self.nodes[root.first_child as usize + i]))
             .filter(|s| s.visits > 0 || root.n_children == 1)
             .collect();
-        v.sort_by_key(|s| std::cmp::Reverse((s.proven_win, s.visits)));
+        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
         v
     }
 
@@ -665,7 +599,7 @@ impl Tree {
             .filter(|n| n.prior_visits < 1e8) // superko repeats carry a hopeless prior
             .map(|n| move_stats(&n))
             .collect();
-        v.sort_by_key(|s| std::cmp::Reverse((s.proven_win, s.visits)));
+        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
         v
     }
 
@@ -709,6 +643,5 @@ fn move_stats(n: &Node) -> MoveStats {
         } else {
             0.5
         },
-        proven_win: n.proven == WON,
     }
 }

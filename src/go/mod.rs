@@ -1,7 +1,6 @@
 //! Go: rules, scoring, SGF, Monte-Carlo tree search and the GTP front end.
 pub mod analysis;
 pub mod bench;
-pub mod benson;
 pub mod board;
 pub mod game;
 pub mod gogui;

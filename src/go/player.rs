@@ -230,13 +230,12 @@ impl Player {
                         a.visits += s.visits;
                         a.wins += s.wins;
                         a.margin_sum += s.margin_sum;
-                        a.proven_win |= s.proven_win;
                     }
                     None => all.push(s),
                 }
             }
         }
-        all.sort_by_key(|s| std::cmp::Reverse((s.proven_win, s.visits)));
+        all.sort_by_key(|s| std::cmp::Reverse(s.visits));
         all
     }
 
@@ -270,13 +269,12 @@ impl Player {
                         a.visits += s.visits;
                         a.wins += s.wins;
                         a.margin_sum += s.margin_sum;
-                        a.proven_win |= s.proven_win;
                     }
                     None => all.push(s),
                 }
             }
         }
-        all.sort_by_key(|s| std::cmp::Reverse((s.proven_win, s.visits)));
+        all.sort_by_key(|s| std::cmp::Reverse(s.visits));
         all
     }
 
