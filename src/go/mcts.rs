@@ -28,6 +28,7 @@ const PRIOR_CAPTURE_MANY: f32 = 30.0;
 const PRIOR_PATTERN: f32 = 10.0;
 const PRIOR_DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f32 = 10.0;
+const PRIOR_OPENING_LOW_LINE: f32 = 20.0;
 /// Most nodes one tree grows to (48 bytes each: about 200 MB). Past it, leaves are no
 /// longer expanded and simulations start their playouts there: a 10-minute move or an
 /// hour of analysis must not exhaust memory.
@@ -253,7 +254,9 @@ impl Tree {
         let mut path: [u32; 512] = [0; 512];
         let mut depth = 0usize;
         let mut idx = 0usize;
-        let mut passes = 0;
+        // The game ends at the second pass in a row, counting the opponent's pass before
+        // the root: after it, our pass child ends the game.
+        let mut passes = usize::from(board.last_move() == Some(Move::Pass));
         loop {
             let node = self.nodes[idx];
             if !node.expanded {
@@ -285,11 +288,15 @@ impl Tree {
         }
         path[depth] = idx as u32;
         depth += 1;
-        let balance = if passes >= 2 {
-            board.area_balance()
-        } else {
-            playout::run(&mut board, true, &mut self.rng, Some(&mut self.amaf))
-        };
+        if passes >= 2 {
+            // The game is over, but its count is what a judge of life and death would say:
+            // a playout settles the stones still on the board. The root player's opponent
+            // moves first in it, so passing with an unsettled group counts that group lost
+            // (whoever moves first kills or saves it) and passing is worth what the
+            // position is worth without our next move.
+            board.set_to_move(self.root_board.to_move().opponent());
+        }
+        let balance = playout::run(&mut board, true, &mut self.rng, Some(&mut self.amaf));
         self.record_ownership(&board);
         let margin = balance as f32 - self.komi;
         self.backup(&path[..depth], margin);
@@ -495,6 +502,15 @@ impl Tree {
         }
         if self.nodes.len() == first {
             self.nodes.push(Node::new(Move::Pass));
+        } else if board.last_move() == Some(Move::Pass) {
+            // After a pass, passing back ends the game: a candidate the search must weigh
+            // (its worth is the judged count, see `simulate`). An optimistic prior makes
+            // sure it is tried even beside moves that win every simulation; a losing end
+            // quickly falls behind the moves that play on.
+            let mut pass = Node::new(Move::Pass);
+            pass.prior_wins = PRIOR_EVEN;
+            pass.prior_visits = PRIOR_EVEN;
+            self.nodes.push(pass);
         }
         let count = (self.nodes.len() - first) as u16;
         let n = &mut self.nodes[idx];
@@ -523,7 +539,8 @@ impl Tree {
                 captured += b.string_len(n);
             }
         }
-        if captured > 0 || near_captures.contains(&p) {
+        let tactical = captured > 0 || near_captures.contains(&p);
+        if tactical {
             let w = if captured > 1 {
                 PRIOR_CAPTURE_MANY
             } else {
@@ -548,6 +565,12 @@ impl Tree {
         }
         let size = b.size();
         let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+        // Opening on small boards: the third to fifth lines build, the first two lines
+        // only defend or undermine; the search overrides this when a move there works.
+        let stones = size * size - b.empty_points().len();
+        if size <= 13 && stones < size * size / 8 && line <= 1 && !tactical {
+            add(0.0, PRIOR_OPENING_LOW_LINE);
+        }
         if line <= 2 && empty_around(b, col, row, 3) {
             if line <= 1 {
                 add(0.0, PRIOR_EMPTY_AREA);

@@ -63,6 +63,10 @@ pub struct Player {
     /// Game moves when the trees' roots were set, to find what was played since.
     root_moves: Vec<(Color, Move)>,
     searches: u64,
+    /// Our moves in a row whose search found nothing above the resign threshold, and the
+    /// ply of the last of them.
+    low_streak: u32,
+    last_low_ply: Option<usize>,
     /// The background search between commands (`--ponder`): it owns the trees until
     /// [`Player::stop_pondering`] takes them back.
     ponder: Option<Ponder>,
@@ -82,6 +86,11 @@ const MAX_PONDER: Duration = crate::search::time::MAX_MOVE_TIME;
 const SCORING_PLAYOUTS: u64 = 3000;
 /// Ownership beyond which a stone counts as dead (owned by the other side).
 const DEAD_OWNERSHIP: f32 = 0.7;
+/// Win rate a pass may give up against playing on, when the opponent has passed: the
+/// judged end is searched with the opponent moving first, so it is already pessimistic.
+const PASS_TOLERANCE: f32 = 0.03;
+/// Our moves in a row with every searched move below the resign threshold before resigning.
+const RESIGN_STREAK: u32 = 3;
 
 impl Player {
     pub fn new(config: PlayerConfig) -> Player {
@@ -90,6 +99,8 @@ impl Player {
             trees: Vec::new(),
             root_moves: Vec::new(),
             searches: 0,
+            low_streak: 0,
+            last_low_ply: None,
             ponder: None,
         }
     }
@@ -149,6 +160,8 @@ impl Player {
     pub fn reset(&mut self) {
         self.trees.clear();
         self.root_moves.clear();
+        self.low_streak = 0;
+        self.last_low_ply = None;
     }
 
     fn prepare_trees(&mut self, game: &Game, board: &Board) {
@@ -289,7 +302,7 @@ impl Player {
         let best = self.merged_stats();
         let top = best.first().copied();
         let winrate = top.map_or(0.5, |s| s.winrate());
-        let decision = self.decide(game, &board, color, top, cleanup);
+        let decision = self.decide(game, &board, color, &best, cleanup);
         SearchReport {
             decision,
             playouts,
@@ -300,41 +313,78 @@ impl Player {
     }
 
     fn decide(
-        &self,
+        &mut self,
         game: &Game,
         board: &Board,
         color: Color,
-        top: Option<MoveStats>,
+        stats: &[MoveStats],
         cleanup: bool,
     ) -> Decision {
+        let top = stats.first().copied();
         let Some(top) = top else {
             return Decision::Play(Move::Pass);
         };
-        let total: u32 = self.trees.iter().map(|t| t.root_visits()).sum();
-        if self.config.resign_threshold > 0.0
-            && total >= 1000
-            && top.winrate() < self.config.resign_threshold
-            && game.moves().len() >= board.size() * 2
-        {
+        if self.should_resign(game, board, stats) {
             return Decision::Resign;
         }
         let opponent_passed = matches!(game.moves().last(), Some((_, Move::Pass)));
-        if opponent_passed && top.mv != Move::Pass {
-            // Passing ends the game: do it only when the score as the board stands (which a
-            // referee without dead-stone judgement would count) and our own estimate agree
-            // that we win.
-            let sign = if color == Color::Black { 1.0 } else { -1.0 };
-            let as_is = sign * game.area_score();
-            let dead = self.dead_stones_from_trees(board);
-            let estimated = sign * game.area_score_without(&dead);
-            let opponent_dead = dead
-                .iter()
-                .any(|&p| board.stone(p) == Some(color.opponent()));
-            if as_is > 0.0 && estimated > 0.0 && !(cleanup && opponent_dead) {
-                return Decision::Play(Move::Pass);
-            }
+        if !opponent_passed {
+            return Decision::Play(top.mv);
         }
-        Decision::Play(top.mv)
+        let best_play = stats.iter().find(|s| s.mv != Move::Pass).copied();
+        let Some(pass) = stats.iter().find(|s| s.mv == Move::Pass).copied() else {
+            return Decision::Play(top.mv);
+        };
+        let Some(play) = best_play else {
+            return Decision::Play(Move::Pass);
+        };
+        // Passing now ends the game. The search valued that end by settling the board
+        // with the opponent moving first; pass when that is as good as playing on.
+        let search_agrees = pass.winrate() + PASS_TOLERANCE >= play.winrate();
+        // A referee without life-and-death judgement counts the board as it stands: while
+        // that count loses but our estimate with dead stones removed wins, capturing those
+        // stones first costs nothing under area rules and wins for any referee.
+        let sign = if color == Color::Black { 1.0 } else { -1.0 };
+        let as_is = sign * game.area_score();
+        let dead = self.dead_stones_from_trees(board);
+        let estimated = sign * game.area_score_without(&dead);
+        let opponent_dead = dead
+            .iter()
+            .any(|&p| board.stone(p) == Some(color.opponent()));
+        let capture_first = as_is <= 0.0 && estimated > 0.0 || cleanup && opponent_dead;
+        if search_agrees && !capture_first {
+            Decision::Play(Move::Pass)
+        } else {
+            Decision::Play(play.mv)
+        }
+    }
+
+    /// Resigns only when the best win rate has stayed below the threshold for
+    /// [`RESIGN_STREAK`] of our moves in a row and no reasonably searched move holds.
+    /// Updates the streak, so call it once per `genmove`.
+    fn should_resign(&mut self, game: &Game, board: &Board, stats: &[MoveStats]) -> bool {
+        let threshold = self.config.resign_threshold;
+        let total: u32 = self.trees.iter().map(|t| t.root_visits()).sum();
+        let plies = game.moves().len();
+        // One reasonably searched move above the threshold means the position still holds.
+        let enough = (total / 50).max(20);
+        let best = stats
+            .iter()
+            .filter(|s| s.visits >= enough)
+            .map(|s| s.winrate())
+            .fold(0.0f32, f32::max);
+        let low = threshold > 0.0 && total >= 1000 && best < threshold;
+        if !low {
+            self.low_streak = 0;
+            return false;
+        }
+        self.low_streak = match self.last_low_ply {
+            Some(p) if p == plies => self.low_streak, // the same position asked again
+            Some(p) if p + 2 == plies => self.low_streak + 1,
+            _ => 1,
+        };
+        self.last_low_ply = Some(plies);
+        self.low_streak >= RESIGN_STREAK && plies >= board.size() * 2
     }
 
     fn dead_stones_from_trees(&self, board: &Board) -> Vec<Point> {
@@ -348,7 +398,7 @@ impl Player {
             } else {
                 1.0 - black
             };
-            if own < 1.0 - DEAD_OWNERSHIP {
+            if own < 1.0 - DEAD_OWNERSHIP && !super::seki::in_seki(board, p) {
                 dead.push(p);
             }
         }
