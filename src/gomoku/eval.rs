@@ -151,7 +151,7 @@ const WAITER: [i32; N_CLASSES] = [0, -21, 49, 44, 28, 0, -20, 85, 216, 3, 0];
 
 /// Empty cells of a colour's class counts (`counts`, indexed by class) in class `k` or
 /// stronger.
-pub fn count_from(counts: &[u16; N_CLASSES], k: Pattern4) -> u16 {
+fn count_from(counts: &[u16; N_CLASSES], k: Pattern4) -> u16 {
     counts[k as usize..].iter().sum()
 }
 

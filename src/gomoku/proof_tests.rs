@@ -146,33 +146,3 @@ fn the_brute_force_sees_fives_and_open_fours() {
     b.place(b.point(8, 8), Black);
     assert!(!lost(&mut b, White, 2));
 }
-
-/// Black to move on 9x9 with a VCF of two fours and no open four: the diagonal
-/// (2,2)-(4,4) is closed by White at (1,1), the row (2,2)-(4,2) by White at (1,2), and the
-/// column (5,3)-(5,4) is open. Black (5,5) makes a four (White must block at (6,6)), then
-/// Black (5,2) makes the row's four and an open four in the column at once. The window
-/// sums and patterns value such a leaf short of a win; the leaf's VCF search must see the
-/// win (the brute force finds the five on ply 5 and none sooner).
-#[test]
-fn a_leaf_with_a_vcf_is_valued_as_the_win() {
-    let mut b = Board::new(9, Rule::Freestyle);
-    let black = [(2, 2), (3, 2), (4, 2), (5, 3), (5, 4), (3, 3), (4, 4)];
-    let white = [(1, 2), (1, 1), (8, 8), (0, 8), (8, 0), (7, 0), (0, 6)];
-    for (&(bx, by), &(wx, wy)) in black.iter().zip(&white) {
-        b.place(b.point(bx, by), Black);
-        b.place(b.point(wx, wy), White);
-    }
-    assert!(wins(&mut b, Black, 5));
-    assert!(!wins(&mut b, Black, 3));
-    let v = Searcher::new(SearchConfig::default()).value(&mut b, Black, 0);
-    assert!(v >= MATE_BOUND, "static value {v}");
-    // The VCF found first need not be the shortest: its claim may come later, never sooner.
-    assert!(
-        plies_claimed(v) >= 5,
-        "claims a five on ply {}",
-        plies_claimed(v)
-    );
-    // White to move there is no proof either way at a leaf: White has no four to make.
-    let v = Searcher::new(SearchConfig::default()).value(&mut b, White, 0);
-    assert!(v.abs() < MATE_BOUND, "{v}");
-}

@@ -9,10 +9,9 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
 use super::eval::{
-    add_pattern_scores, count_from, evaluate, evaluate_sums, keep_defences, scan, threat_eval,
+    add_pattern_scores, evaluate, evaluate_sums, keep_defences, scan, threat_eval,
     threat_eval_counts, Cand,
 };
-use super::patterns::Pattern4;
 use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
 use crate::color::Color;
@@ -22,9 +21,6 @@ pub const MATE: i32 = 1_000_000;
 /// Scores above this are wins found by search.
 pub const MATE_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
-/// Fours and threat-search nodes allowed in the VCF of a leaf (see [`Searcher::leaf_vcf`]).
-const LEAF_VCF_DEPTH: u32 = 12;
-const LEAF_VCF_NODES: u64 = 3_000;
 
 /// Limits ending at `share` of the soft time of `limits` (all of its deadline when it has
 /// no soft one), as a phase of `limits`: running out of that time must not stop the main
@@ -622,11 +618,6 @@ impl Searcher {
             let sums = [b.eval_sum(Color::Black), b.eval_sum(Color::White)];
             let fours = [b.four_windows(Color::Black), b.four_windows(Color::White)];
             if let Some(v) = leaf_value(sums, fours, c, ply, self.config.threats) {
-                if v.abs() < MATE_BOUND {
-                    if let Some(win) = self.leaf_vcf(b, c, ply, poller) {
-                        return win;
-                    }
-                }
                 return self.with_patterns(b, c, v);
             }
         }
@@ -657,11 +648,6 @@ impl Searcher {
         }
         if depth == 0 || ply + 1 >= MAX_PLY {
             self.cands[ply] = cands;
-            if s.n_blocks == 0 {
-                if let Some(win) = self.leaf_vcf(b, c, ply, poller) {
-                    return win;
-                }
-            }
             return self.with_patterns(b, c, evaluate(b, c));
         }
         if s.opp_double && s.n_blocks == 0 && self.config.threats {
@@ -732,19 +718,12 @@ impl Searcher {
             let p = cands[i].p;
             let leaf = if peek_leaves {
                 let (sums, fours) = b.peek(p, c);
-                leaf_value(sums, fours, o, ply + 1, self.config.threats).and_then(|v| {
-                    // As `with_patterns` values the child; a child where the opponent can
-                    // make a four is searched, for its VCF (see `leaf_vcf`).
+                leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
+                    // As `with_patterns` values the child.
                     if self.config.patterns && v.abs() < MATE_BOUND {
-                        let classes = b.peek_classes(p, c);
-                        if self.config.threats
-                            && count_from(&classes[o.index()], Pattern4::Block4) > 0
-                        {
-                            return None;
-                        }
-                        Some(v + threat_eval_counts(&classes, o))
+                        v + threat_eval_counts(&b.peek_classes(p, c), o)
                     } else {
-                        Some(v)
+                        v
                     }
                 })
             } else {
@@ -802,34 +781,6 @@ impl Searcher {
         self.tt
             .store(key, to_tt(best, ply), depth as u8, bound, best_move);
         best
-    }
-
-    /// A win for `c` (to move, at a leaf, the opponent without a five to complete) by
-    /// continuous fours, as a mate score: quiescence on fours, so a leaf that holds a forced
-    /// win is not valued by the window sums (which see one four, not a chain of them). VCF
-    /// is exact, so the score is a proof. Only for the full engine with patterns (whose
-    /// class counts tell cheaply whether `c` can make a four at all); the search is capped
-    /// at [`LEAF_VCF_NODES`], and one cut short counts as no win.
-    fn leaf_vcf(
-        &mut self,
-        b: &mut Board,
-        c: Color,
-        ply: usize,
-        poller: &mut Poller,
-    ) -> Option<i32> {
-        if !(self.config.threats && self.config.patterns)
-            || count_from(&b.class_counts()[c.index()], Pattern4::Block4) == 0
-        {
-            return None;
-        }
-        let cache = std::mem::take(&mut self.threat_cache);
-        let mut t = Threats::with_cache(poller, LEAF_VCF_NODES, cache);
-        let won = t.vcf_root(b, c, LEAF_VCF_DEPTH).is_some() && !t.aborted;
-        let fours = t.line_fours();
-        self.nodes += t.nodes;
-        self.threat_cache = t.into_cache();
-        // The five comes after the fours and the defender's blocks.
-        won.then(|| MATE - (ply + 2 * fours) as i32 - 1)
     }
 
     /// `v` (a static value for `c` to move) with the line-pattern evaluation added, for

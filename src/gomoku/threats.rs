@@ -206,14 +206,6 @@ impl<'a, 'l> Threats<'a, 'l> {
         }
     }
 
-    /// The fours of the last VCF found by [`Threats::vcf_root`] (its five comes after them).
-    pub fn line_fours(&self) -> usize {
-        self.line
-            .iter()
-            .filter(|&&(_, s)| s == Step::Attack)
-            .count()
-    }
-
     /// A winning first move for `c` (to move) by continuous threats, if one is found, by
     /// iterative deepening on the number of attacker moves.
     pub fn vct_root(&mut self, b: &mut Board, c: Color, depth: u32) -> Option<Point> {
