@@ -12,6 +12,8 @@ mod pattern_tests;
 pub mod patterns;
 pub mod pbrain;
 pub mod pbrain_clock;
+#[cfg(test)]
+mod proof_tests;
 pub mod puzzles;
 pub mod renju;
 #[cfg(test)]

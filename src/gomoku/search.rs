@@ -500,12 +500,24 @@ impl Searcher {
         start: Instant,
     ) -> SearchReport {
         let width = self.config.width.max(1);
-        root.truncate(width.max(if self.config.threats { 16 } else { width }));
+        let kept = root
+            .len()
+            .min(width.max(if self.config.threats { 16 } else { width }));
+        // The full engine searches the moves past the root's width too once all those
+        // within it lose: a move the width left out may hold.
+        let mut rest = if self.config.threats {
+            root.split_off(kept)
+        } else {
+            root.truncate(kept);
+            Vec::new()
+        };
         let mut best = root[0].p;
         let mut best_score = 0;
         let mut done_depth = 0;
         let mut poller = limits.poller();
-        for depth in 1..=self.config.max_depth {
+        let mut depth = 0;
+        while depth < self.config.max_depth {
+            depth += 1;
             if depth > 1 && !limits.may_start_iteration(self.nodes) {
                 break;
             }
@@ -563,6 +575,11 @@ impl Searcher {
             }
             done_depth = depth;
             tracing::debug!(depth, score = best_score, nodes = self.nodes, "iteration");
+            if best_score <= -MATE_BOUND && !rest.is_empty() {
+                root.append(&mut rest);
+                depth -= 1;
+                continue;
+            }
             if best_score.abs() >= MATE_BOUND {
                 break;
             }
@@ -680,9 +697,10 @@ impl Searcher {
                 cands.insert(0, m);
             }
         }
-        // When every move within the width loses, the node is not given up before a second
-        // width of moves is tried (full engine only): a loss "proved" against a narrow set
-        // of defences is often a good defence missed.
+        // When every move within the width loses, the full engine tries every candidate
+        // before it gives the node up: a loss is a proof, and a proof against the width's
+        // best-looking defences only claimed wins that did not exist (issue 18;
+        // proof_tests.rs holds a position where the only defence ranks below the width).
         let mut widened = !self.config.threats;
         let alpha0 = alpha;
         let mut best = -MATE - 1;
@@ -748,13 +766,8 @@ impl Searcher {
             i += 1;
             if i == limit && !widened && best <= -MATE_BOUND && total > limit {
                 widened = true;
-                let more = (limit + width).min(total);
-                let rest = &mut cands[limit..];
-                if total > more {
-                    rest.select_nth_unstable_by(more - limit - 1, |a, x| x.score.cmp(&a.score));
-                }
-                rest[..more - limit].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
-                limit = more;
+                cands[limit..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+                limit = total;
             }
         }
         self.cands[ply] = cands;

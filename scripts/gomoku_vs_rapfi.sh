@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# quartet's pbrain brain against Rapfi (github dhbloo/rapfi, the Gomocup champion, built by
+# you: cmake in Rapfi/, Release, no neural network; binary pbrain-rapfi), 15x15 freestyle,
+# the 26 three-stone openings of scripts/openings/gomoku15.txt with colours swapped,
+# refereed by `quartet match gomoku` with both engines on `proto=pbrain`.
+#
+# usage: scripts/gomoku_vs_rapfi.sh RAPFI [rounds=20] [seconds-per-move=1] [INFO settings...]
+#        e.g. scripts/gomoku_vs_rapfi.sh /tmp/rapfi/Rapfi/build/pbrain-rapfi 20 1 STRENGTH=0
+# env:   QUARTET=path/to/quartet (default: $CARGO_TARGET_DIR/release/quartet or target/release)
+#        OUT=dir (default: a new temporary directory)
+#
+# Rapfi is run through a wrapper written into OUT that (1) sends `INFO THREAD_NUM 1` and one
+# `INFO KEY VALUE` per KEY=VALUE argument before the referee's first line, and (2) forwards
+# each line 30 ms late: Rapfi prints its move before it clears its "thinking" flag and
+# drops a command word that arrives in between (then reads `5,8` as an unknown command and
+# the game is lost as a failure). Rapfi's clock starts when it reads the line, so the delay
+# costs it no thinking time.
+set -euo pipefail
+RAPFI=${1:?usage: $0 RAPFI [rounds] [secs] [KEY=VALUE...]}
+ROUNDS=${2:-20}
+SECS=${3:-1}
+shift $(($# < 3 ? $# : 3))
+SRC=${QUARTET:-${CARGO_TARGET_DIR:-target}/release/quartet}
+OUT=${OUT:-$(mktemp -d /tmp/gomoku-vs-rapfi.XXXXXX)}
+mkdir -p "$OUT"
+BIN="$OUT/quartet"
+cp "$SRC" "$BIN"
+cat > "$OUT/delay.py" <<'PY'
+import sys, time
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    time.sleep(0.03)
+    sys.stdout.write(line)
+    sys.stdout.flush()
+PY
+{
+    echo '#!/usr/bin/env bash'
+    echo 'exec 3<&0'
+    printf 'exec %q < <(printf "INFO THREAD_NUM 1\\n"; for a in "$@"; do printf "INFO %%s\\n" "${a/=/ }"; done; exec python3 -u %q <&3)\n' \
+        "$RAPFI" "$OUT/delay.py"
+} > "$OUT/rapfi.sh"
+chmod +x "$OUT/rapfi.sh"
+DIR=$(cd "$(dirname "$0")" && pwd)
+echo "binary $BIN (copied from $SRC), Rapfi $RAPFI $*, results in $OUT" >&2
+exec "$BIN" match gomoku --time-per-move "$SECS" \
+    --engine "name=quartet proto=pbrain cmd=$BIN gomoku --pbrain" \
+    --engine "name=rapfi proto=pbrain cmd=$OUT/rapfi.sh $*" \
+    --rounds "$ROUNDS" --openings "$DIR/openings/gomoku15.txt" --out "$OUT"
