@@ -10,6 +10,7 @@
 //! allocation, no per-square loop. Scores are centi-discs from the side to move.
 use super::bitboard::moves;
 use super::board::Board;
+use super::symmetry::{mirror_horizontal, transpose};
 
 /// One shape: name, number of squares, and the symmetries that give its instances.
 pub struct Shape {
@@ -152,33 +153,6 @@ const B2T: [u16; 1024] = {
 };
 
 #[inline(always)]
-fn mirror_h(x: u64) -> u64 {
-    // Reverse the bits of every byte: column c -> 7 - c.
-    const K1: u64 = 0x5555_5555_5555_5555;
-    const K2: u64 = 0x3333_3333_3333_3333;
-    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    let x = ((x >> 1) & K1) | ((x & K1) << 1);
-    let x = ((x >> 2) & K2) | ((x & K2) << 2);
-    ((x >> 4) & K4) | ((x & K4) << 4)
-}
-
-#[inline(always)]
-fn transpose(x: u64) -> u64 {
-    // (row, col) -> (col, row); the classic three delta swaps.
-    const K1: u64 = 0x5500_5500_5500_5500;
-    const K2: u64 = 0x3333_0000_3333_0000;
-    const K4: u64 = 0x0f0f_0f0f_0000_0000;
-    let mut x = x;
-    let mut t = K4 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    t = K2 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    t = K1 & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    x
-}
-
-#[inline(always)]
 fn rotate(x: u64) -> u64 {
     transpose(x).swap_bytes()
 }
@@ -189,7 +163,7 @@ pub fn symmetries(x: u64) -> [u64; 8] {
     let r1 = rotate(x);
     let r2 = rotate(r1);
     let r3 = rotate(r2);
-    let m = mirror_h(x);
+    let m = mirror_horizontal(x);
     let m1 = rotate(m);
     let m2 = rotate(m1);
     let m3 = rotate(m2);

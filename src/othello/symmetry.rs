@@ -13,7 +13,7 @@ pub fn flip_vertical(x: u64) -> u64 {
 }
 
 /// Reverses the columns: a1 <-> h1 (square `8r + c` goes to `8r + 7 - c`).
-#[inline]
+#[inline(always)]
 pub fn mirror_horizontal(x: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
     const K2: u64 = 0x3333_3333_3333_3333;
@@ -24,7 +24,7 @@ pub fn mirror_horizontal(x: u64) -> u64 {
 }
 
 /// Reflects in the a1-h8 diagonal (square `8r + c` goes to `8c + r`): three delta swaps.
-#[inline]
+#[inline(always)]
 pub fn transpose(mut x: u64) -> u64 {
     const K1: u64 = 0x5500_5500_5500_5500;
     const K2: u64 = 0x3333_0000_3333_0000;
