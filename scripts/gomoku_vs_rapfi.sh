@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # quartet's pbrain brain against Rapfi (github dhbloo/rapfi, the Gomocup champion, built by
-# you: cmake in Rapfi/, Release, no neural network; binary pbrain-rapfi), 15x15 freestyle,
+# you: cmake in Rapfi/, Release, no neural network; binary pbrain-rapfi), 15x15 (freestyle unless RULE says),
 # the 26 three-stone openings of scripts/openings/gomoku15.txt with colours swapped,
 # refereed by `quartet match gomoku` with both engines on `proto=pbrain`.
 #
@@ -8,6 +8,8 @@
 #        e.g. scripts/gomoku_vs_rapfi.sh /tmp/rapfi/Rapfi/build/pbrain-rapfi 20 1 STRENGTH=0
 # env:   QUARTET=path/to/quartet (default: $CARGO_TARGET_DIR/release/quartet or target/release)
 #        OUT=dir (default: a new temporary directory)
+#        RULE=freestyle|standard|renju (default freestyle; the referee judges by it and sends
+#        both brains `INFO rule 0|1|4`)
 #
 # Rapfi is run through a wrapper written into OUT that (1) sends `INFO THREAD_NUM 1` and one
 # `INFO KEY VALUE` per KEY=VALUE argument before the referee's first line, and (2) forwards
@@ -21,6 +23,7 @@ ROUNDS=${2:-20}
 SECS=${3:-1}
 shift $(($# < 3 ? $# : 3))
 SRC=${QUARTET:-${CARGO_TARGET_DIR:-target}/release/quartet}
+RULE=${RULE:-freestyle}
 OUT=${OUT:-$(mktemp -d /tmp/gomoku-vs-rapfi.XXXXXX)}
 mkdir -p "$OUT"
 BIN="$OUT/quartet"
@@ -43,8 +46,8 @@ PY
 } > "$OUT/rapfi.sh"
 chmod +x "$OUT/rapfi.sh"
 DIR=$(cd "$(dirname "$0")" && pwd)
-echo "binary $BIN (copied from $SRC), Rapfi $RAPFI $*, results in $OUT" >&2
-exec "$BIN" match gomoku --time-per-move "$SECS" \
+echo "binary $BIN (copied from $SRC), Rapfi $RAPFI $*, rule $RULE, results in $OUT" >&2
+exec "$BIN" match gomoku --rule "$RULE" --time-per-move "$SECS" \
     --engine "name=quartet proto=pbrain cmd=$BIN gomoku --pbrain" \
     --engine "name=rapfi proto=pbrain cmd=$OUT/rapfi.sh $*" \
     --rounds "$ROUNDS" --openings "$DIR/openings/gomoku15.txt" --out "$OUT"

@@ -21,5 +21,6 @@ mod rule_tests;
 pub mod search;
 #[cfg(test)]
 mod search_tests;
+pub mod swap2;
 pub mod threats;
 pub mod tt;

@@ -19,6 +19,7 @@ use super::board::{valid_size, Point, Rule, MAX_SIZE};
 use super::game::{Game, Outcome};
 use super::pbrain_clock::Clock;
 use super::search::{SearchConfig, Searcher};
+use super::swap2::{decide, Swap2Answer};
 use crate::color::Color;
 use crate::protocol::lines::{self, Line, LineEnds, LineSplitter, MAX_LINE};
 use crate::search::{Deadline, Limits, StopToken};
@@ -54,10 +55,12 @@ impl EndSignal {
     }
 }
 
-/// Inside BOARD ... DONE.
+/// Inside BOARD ... DONE or SWAP2BOARD ... DONE.
 #[derive(Default)]
 struct BoardBlock {
-    /// The stones read so far (x, y, field).
+    /// SWAP2BOARD: lines `x,y`, in move order from Black.
+    swap2: bool,
+    /// The stones read so far (x, y, field; field 0 in a SWAP2BOARD block).
     stones: Vec<(usize, usize, u8)>,
     /// The first fault; the block is still read to DONE and then answered with it once.
     error: Option<String>,
@@ -169,10 +172,13 @@ impl Brain {
                 None => "ERROR no game started".into(),
             },
             "TURN" => self.turn(rest, arrived),
-            "BOARD" => {
-                let mut block = BoardBlock::default();
+            "BOARD" | "SWAP2BOARD" => {
+                let mut block = BoardBlock {
+                    swap2: cmd.eq_ignore_ascii_case("SWAP2BOARD"),
+                    ..BoardBlock::default()
+                };
                 if self.game.is_none() {
-                    block.fail("BOARD before START: no game started".into());
+                    block.fail(format!("{cmd} before START: no game started"));
                 }
                 self.board_block = Some(block);
                 return Vec::new();
@@ -198,17 +204,27 @@ impl Brain {
             let block = self.board_block.take().expect("inside a BOARD block");
             return vec![match block.error {
                 Some(e) => format!("ERROR {e}"),
+                None if block.swap2 => self.swap2_done(&block.stones, arrived),
                 None => self.board_done(&block.stones, arrived),
             }];
         }
         if line.is_empty() {
             return Vec::new();
         }
-        match parse_triple(line) {
+        let parsed = if block.swap2 {
+            parse_pair(line).map(|(x, y)| (x, y, 0))
+        } else {
+            parse_triple(line)
+        };
+        match parsed {
             Some(_) if block.stones.len() >= MAX_SIZE * MAX_SIZE => {
                 block.fail("more BOARD lines than points".into());
             }
             Some(t) => block.stones.push(t),
+            None if block.swap2 => block.fail(format!(
+                "bad SWAP2BOARD line {} (expected x,y)",
+                shown(line)
+            )),
             None => block.fail(format!(
                 "bad BOARD line {} (expected x,y,field)",
                 shown(line)
@@ -328,6 +344,71 @@ impl Brain {
         self.game = Some(g);
         self.me = Some(me);
         self.think(arrived)
+    }
+
+    /// SWAP2BOARD ... DONE with 0, 3 or 5 stones (see [`super::swap2`]). The answer's
+    /// stones are played, so a `TURN` may follow as well as the usual `BOARD`; our colour
+    /// is set when the answer fixes it.
+    fn swap2_done(&mut self, lines: &[(usize, usize, u8)], arrived: Instant) -> String {
+        let n = self.game.as_ref().map_or(0, |g| g.size());
+        if ![0, 3, 5].contains(&lines.len()) {
+            return format!(
+                "ERROR SWAP2BOARD takes 0, 3 or 5 stones, not {}",
+                lines.len()
+            );
+        }
+        let mut g = Game::new(n, self.rule);
+        for (i, &(x, y, _)) in lines.iter().enumerate() {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if x >= n || y >= n {
+                return format!("ERROR bad SWAP2BOARD stone {x},{y}");
+            }
+            let p = g.board().point(x, n - 1 - y);
+            if let Err(e) = g.play(c, p) {
+                return format!("ERROR SWAP2BOARD stone {x},{y}: {}", e.message());
+            }
+        }
+        let empties = n * n - lines.len();
+        let t = self.clock.budget(empties, self.default_move);
+        let token = self.end.token_for_search();
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(self.config.clone()));
+        let answer = decide(searcher, &mut g, arrived, t, &token);
+        tracing::info!(?answer, budget_ms = t.as_millis() as u64, "swap2");
+        let xy = |g: &Game, p: Point| {
+            let (c, r) = g.board().col_row(p);
+            format!("{},{}", c, n - 1 - r)
+        };
+        let (text, me) = match answer {
+            Swap2Answer::Opening(pts) => {
+                for (c, p) in [Color::Black, Color::White, Color::Black]
+                    .into_iter()
+                    .zip(pts)
+                {
+                    let _ = g.play(c, p);
+                }
+                (pts.map(|p| xy(&g, p)).join(" "), None)
+            }
+            Swap2Answer::Swap => ("SWAP".to_string(), Some(Color::Black)),
+            Swap2Answer::Play(p) => {
+                let _ = g.play(Color::White, p);
+                (xy(&g, p), Some(Color::White))
+            }
+            Swap2Answer::AddTwo(p, q) => {
+                let _ = g.play(Color::White, p);
+                let _ = g.play(Color::Black, q);
+                (format!("{} {}", xy(&g, p), xy(&g, q)), None)
+            }
+        };
+        self.game = Some(g);
+        self.me = me;
+        self.clock.used_ms += arrived.elapsed().as_millis() as u64;
+        text
     }
 
     fn info(&mut self, rest: &str) {

@@ -228,15 +228,29 @@ impl Searcher {
         if s.n_blocks > 0 {
             // Block the opponent's five (the first legal block; with two we lose anyway).
             let blocks = &s.blocks[..s.n_blocks];
-            root.retain(|m| blocks.contains(&m.p));
-            let best = root.first().map_or(s.blocks[0], |m| m.p);
-            if root.len() <= 1 || !self.config.threats {
-                return report(best, 0, 0, 1, "forced");
+            if root.iter().any(|m| blocks.contains(&m.p)) {
+                root.retain(|m| blocks.contains(&m.p));
+                let best = root[0].p;
+                if root.len() <= 1 || !self.config.threats {
+                    return report(best, 0, 0, 1, "forced");
+                }
+            } else {
+                // Every block is a forbidden point for a renju Black: the five comes
+                // whatever we play, but the move must still be legal (two games against
+                // Rapfi were lost as failures when the forbidden block was answered).
+                if root.is_empty() {
+                    scan_all(b, c, &mut root);
+                }
+                let best = root
+                    .iter()
+                    .max_by_key(|m| m.score)
+                    .map_or(s.blocks[0], |m| m.p);
+                return report(best, -(MATE - 2), 0, 1, "lost");
             }
         }
         if root.is_empty() {
-            // Only forbidden points are left for a renju Black: play the best one anyway.
-            scan_all(b, &mut root);
+            // Every point near the stones is forbidden for a renju Black: play elsewhere.
+            scan_all(b, c, &mut root);
         }
         if s.opp_double && s.n_blocks == 0 && self.config.threats {
             keep_defences(&mut root);
@@ -879,17 +893,27 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// Every empty point, unscored (used only when all scanned moves are forbidden).
-fn scan_all(b: &Board, out: &mut Vec<Cand>) {
+/// Every empty point `c` may play, unscored (used only when all scanned moves are
+/// forbidden); every empty point if even those are all forbidden.
+fn scan_all(b: &mut Board, c: Color, out: &mut Vec<Cand>) {
     out.clear();
-    for p in b.points() {
-        if b.is_empty(p) {
+    let renju_black = b.rule() == Rule::Renju && c == Color::Black;
+    let empty: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
+    for &p in &empty {
+        if !(renju_black && b.is_forbidden(p)) {
             out.push(Cand {
                 p,
                 score: 0,
                 threat: 0,
             });
         }
+    }
+    if out.is_empty() {
+        out.extend(empty.into_iter().map(|p| Cand {
+            p,
+            score: 0,
+            threat: 0,
+        }));
     }
 }
 

@@ -505,3 +505,38 @@ fn a_narrow_threat_search_wins_only_where_the_general_one_does() {
     }
     assert!(narrow_wins > 0, "some positions have a VCT");
 }
+
+#[test]
+fn renju_black_whose_only_block_is_forbidden_still_plays_a_legal_move() {
+    // White's four on the diagonal (3,4)..(6,7), closed at (2,3) by Black, is blocked
+    // only at (7,8); Black's open threes (7,6),(7,7) and (5,8),(6,8) make (7,8) a double
+    // three. Black is lost, but must answer with a point it may play (two games against
+    // Rapfi ended as failures: the brain answered the forbidden block).
+    let mut b = Board::new(15, Rule::Renju);
+    for (x, y) in [(7, 6), (7, 7), (5, 8), (6, 8), (2, 3)] {
+        let p = b.point(x, y);
+        b.place(p, Black);
+    }
+    for (x, y) in [(3, 4), (4, 5), (5, 6), (6, 7)] {
+        let p = b.point(x, y);
+        b.place(p, White);
+    }
+    let block = b.point(7, 8);
+    assert!(b.makes_five(block, White));
+    assert!(b.is_forbidden(block), "the block is a double three");
+    let mut s = Searcher::new(SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    });
+    let limits = Limits::new(
+        Deadline::after(
+            std::time::Duration::from_millis(200),
+            std::time::Duration::from_millis(200),
+        ),
+        None,
+        StopToken::new(),
+    );
+    let r = s.search(&mut b, Black, &limits);
+    assert!(b.is_empty(r.best) && !b.is_forbidden(r.best), "{r:?}");
+    assert!(r.score <= -MATE_BOUND, "a lost position: {r:?}");
+}

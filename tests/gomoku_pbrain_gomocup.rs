@@ -1,0 +1,234 @@
+//! Gomocup practice in the pbrain protocol, as transcripts with a live brain: the Swap2
+//! opening command `SWAP2BOARD` (its three cases and its answers as the Gomocup
+//! experimental-tournament text gives them: gomocup.org/news/experimental-tournament-update-2020/),
+//! and the match clock (`INFO timeout_match`, `INFO time_left`; Petr Lastovicka's
+//! protocol text, petr.lastovicka.sweb.cz/protocl2en.htm: "time_left - remaining time
+//! limit of a whole match") never exceeded.
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_quartet");
+
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    answers: Receiver<String>,
+}
+
+impl Brain {
+    fn start() -> Brain {
+        let mut child = Command::new(BIN)
+            .args(["gomoku", "--pbrain"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start quartet");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, answers) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line.trim().to_string()).is_err() {
+                    break;
+                }
+            }
+        });
+        Brain {
+            child,
+            stdin,
+            answers,
+        }
+    }
+
+    /// Sends lines that get no answer.
+    fn tell(&mut self, lines: &str) {
+        self.stdin.write_all(lines.as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends `lines` (ending with one command that answers once) and returns the answer
+    /// and the time from the last line's sending to the answer.
+    fn ask(&mut self, lines: &str) -> (String, Duration) {
+        self.tell(lines);
+        let t = Instant::now();
+        let a = self
+            .answers
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no answer to {lines:?} within 20 s"));
+        (a, t.elapsed())
+    }
+
+    fn end(mut self) {
+        let _ = writeln!(self.stdin, "END");
+        assert!(self.child.wait().unwrap().success());
+        assert!(self.answers.try_recv().is_err(), "an answer too many");
+    }
+}
+
+fn xy(s: &str) -> (usize, usize) {
+    let (x, y) = s
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not x,y: {s:?}"));
+    (x.parse().unwrap(), y.parse().unwrap())
+}
+
+fn block(stones: &[(usize, usize)]) -> String {
+    let mut s = "SWAP2BOARD\n".to_string();
+    for (x, y) in stones {
+        s += &format!("{x},{y}\n");
+    }
+    s + "DONE\n"
+}
+
+#[test]
+fn swap2board_its_three_cases() {
+    let mut b = Brain::start();
+    assert_eq!(
+        b.ask("START 15\nINFO rule 1\nINFO timeout_turn 600\nINFO max_memory 33554432\n")
+            .0,
+        "OK"
+    );
+    // Case 1: the first three stones, as three points on one line.
+    let (a, _) = b.ask(&block(&[]));
+    let three: Vec<(usize, usize)> = a.split(' ').map(xy).collect();
+    assert_eq!(three.len(), 3, "{a:?}");
+    for (i, &(x, y)) in three.iter().enumerate() {
+        assert!(x < 15 && y < 15, "{a:?}");
+        assert!(!three[..i].contains(&(x, y)), "{a:?}");
+    }
+
+    // Case 2 (the text's example): SWAP, the fourth stone, or the fourth and fifth.
+    let given = [(7, 7), (8, 7), (9, 9)];
+    let (a, _) = b.ask(&block(&given));
+    if a != "SWAP" {
+        let stones: Vec<(usize, usize)> = a.split(' ').map(xy).collect();
+        assert!((1..=2).contains(&stones.len()), "{a:?}");
+        assert!(stones.iter().all(|s| !given.contains(s)), "{a:?}");
+        assert!(stones.len() == 1 || stones[0] != stones[1], "{a:?}");
+    }
+
+    // Case 3 (the text's example): SWAP or the sixth stone; then the game goes on from
+    // there (the manager may send TURN with the next stone).
+    let given = [(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)];
+    let (a, _) = b.ask(&block(&given));
+    let mut taken = given.to_vec();
+    if a != "SWAP" {
+        let p = xy(&a);
+        assert!(!given.contains(&p), "{a:?}");
+        taken.push(p);
+    }
+    let next = if taken.contains(&(3, 3)) {
+        (3, 4)
+    } else {
+        (3, 3)
+    };
+    taken.push(next);
+    let (a, _) = b.ask(&format!("TURN {},{}\n", next.0, next.1));
+    assert!(!taken.contains(&xy(&a)), "{a:?} on a stone of {taken:?}");
+    b.end();
+}
+
+#[test]
+fn swap2board_bad_blocks_are_one_error_each_and_change_nothing() {
+    let mut b = Brain::start();
+    assert!(b
+        .ask(&block(&[(7, 7), (8, 7), (9, 9)]))
+        .0
+        .starts_with("ERROR SWAP2BOARD before START"));
+    assert_eq!(b.ask("START 15\nINFO timeout_turn 300\n").0, "OK");
+    let (a, _) = b.ask(&block(&[(7, 7), (8, 7)]));
+    assert_eq!(a, "ERROR SWAP2BOARD takes 0, 3 or 5 stones, not 2");
+    let (a, _) = b.ask(&block(&[(7, 7), (7, 7), (9, 9)]));
+    assert!(a.starts_with("ERROR SWAP2BOARD stone 7,7"), "{a:?}");
+    let (a, _) = b.ask(&block(&[(7, 7), (15, 7), (9, 9)]));
+    assert_eq!(a, "ERROR bad SWAP2BOARD stone 15,7");
+    let (a, _) = b.ask("SWAP2BOARD\n7,7\n8,7,1\n9,9\nDONE\n");
+    assert!(
+        a.starts_with("ERROR bad SWAP2BOARD line \"8,7,1\""),
+        "{a:?}"
+    );
+    // The board is still the empty one of START: BEGIN opens in the centre.
+    assert_eq!(b.ask("BEGIN\n").0, "7,7");
+    b.end();
+}
+
+/// Plays BEGIN and then `turns` TURNs with stones far from the centre, giving the brain
+/// before each move what is left of `match_ms` as the manager would (if `time_left`), and
+/// returns the brain's time per move.
+fn clocked_game(match_ms: u64, time_left: bool, turns: usize) -> Vec<Duration> {
+    let mut b = Brain::start();
+    assert_eq!(b.ask("START 15\n").0, "OK");
+    // A turn limit far above the match share: only the match clock can keep moves short.
+    b.tell(&format!(
+        "INFO max_memory 33554432\nINFO timeout_turn 10000\nINFO timeout_match {match_ms}\n"
+    ));
+    // A manager's pause after START: the brain makes its tables outside a move's time.
+    std::thread::sleep(Duration::from_millis(300));
+    let mut used = Duration::ZERO;
+    let mut times = Vec::new();
+    let mut stones = Vec::new();
+    let far = (0..15).flat_map(|y| [(0, y), (14, y)]);
+    let mut far = far.into_iter();
+    for i in 0..=turns {
+        let left = (match_ms as u128).saturating_sub(used.as_millis());
+        let info = if time_left {
+            format!("INFO time_left {left}\n")
+        } else {
+            String::new()
+        };
+        let cmd = if i == 0 {
+            "BEGIN\n".to_string()
+        } else {
+            let p = far.by_ref().find(|p| !stones.contains(p)).unwrap();
+            stones.push(p);
+            format!("TURN {},{}\n", p.0, p.1)
+        };
+        let (a, t) = b.ask(&(info + &cmd));
+        stones.push(xy(&a));
+        assert!(
+            t.as_millis() < left,
+            "move {i} took {t:?} with {left} ms left"
+        );
+        used += t;
+        times.push(t);
+    }
+    b.end();
+    times
+}
+
+#[test]
+fn time_left_is_never_exceeded() {
+    // 10 s per turn would be allowed; 3 s for the whole game is the real limit.
+    let times = clocked_game(3000, true, 6);
+    let total: Duration = times.iter().sum();
+    assert!(total < Duration::from_millis(3000), "{times:?}");
+}
+
+#[test]
+fn timeout_match_alone_is_never_exceeded() {
+    // No time_left: the brain counts its own thinking time against timeout_match.
+    let times = clocked_game(2000, false, 6);
+    let total: Duration = times.iter().sum();
+    assert!(total < Duration::from_millis(2000), "{times:?}");
+}
+
+#[test]
+fn time_left_at_its_extremes() {
+    // The text: time_left "can be negative when the brain runs out of time" and is
+    // 2147483647 when the match time is unlimited (then the turn limit rules).
+    let mut b = Brain::start();
+    assert_eq!(b.ask("START 15\n").0, "OK");
+    b.tell("INFO max_memory 33554432\nINFO timeout_turn 400\nINFO timeout_match 0\n");
+    std::thread::sleep(Duration::from_millis(300));
+    let (a, t) = b.ask("INFO time_left 2147483647\nBEGIN\n");
+    assert_eq!(a, "7,7");
+    assert!(t < Duration::from_millis(400), "{t:?}");
+    let (a, t) = b.ask("INFO time_left -5\nTURN 0,0\n");
+    assert!(xy(&a) != (0, 0) && xy(&a) != (7, 7), "{a:?}");
+    assert!(t < Duration::from_millis(200), "out of time, yet {t:?}");
+    b.end();
+}
