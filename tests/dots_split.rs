@@ -47,3 +47,32 @@ fn split_3x3_solve_every_task_merge_to_minus_three() {
     assert!(out.starts_with("value -3 "), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The same chain with `--proof`: fewer tasks (only a proof tree of -3), same value.
+#[test]
+fn proof_split_3x3_needs_fewer_tasks_and_merges_to_minus_three() {
+    let dir = std::env::temp_dir().join(format!("quartet-proof-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let split = [
+        "bench", "dots", "--split", "3x3", "--depth", "2", "--expect", "-3",
+    ];
+    let (ok, full) = quartet(&[&split[..], &["--out", d]].concat());
+    assert!(ok, "{full}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let (ok, proof) = quartet(&[&split[..], &["--proof", "--out", d]].concat());
+    assert!(ok, "{proof}");
+    let count = |s: &str| -> usize { s.split_whitespace().nth(2).unwrap().parse().unwrap() };
+    assert!(count(&proof) < count(&full), "{proof} / {full}");
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let t = e.unwrap().path();
+        if t.extension().is_some_and(|x| x == "task") {
+            let (ok, out) = quartet(&["bench", "dots", "--solve-task", t.to_str().unwrap()]);
+            assert!(ok, "{out}");
+        }
+    }
+    let (ok, out) = quartet(&["bench", "dots", "--merge", d]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("value -3 "), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

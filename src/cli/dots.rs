@@ -128,6 +128,10 @@ pub struct BenchDotsArgs {
     /// whether the root is that, below or above it.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub expect: i32,
+    /// With `--split`: write only a proof tree of `--expect` (one move, chosen by a
+    /// shallow search, where the expected answer needs only one), far fewer tasks.
+    #[arg(long)]
+    pub proof: bool,
     /// Task folder written by `--split`.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -149,7 +153,7 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
         let geo = Geometry::parse_size(size).map_err(|e| format!("--split {size}: {e}"))?;
         let out = args.out.as_ref().ok_or("--split needs --out DIR")?;
         let start = Instant::now();
-        let n = split::write_tasks(&geo, args.depth, args.expect, out)?;
+        let n = split::write_tasks(&geo, args.depth, args.expect, args.proof, out)?;
         println!(
             "dots {size}: {n} tasks after {} edges in {} ({:.1} s)",
             args.depth,
@@ -190,6 +194,10 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
                 );
                 Ok(())
             }
+            split::Merged::Undecided => Err(
+                "undecided: a move the proof split chose does not reach --expect (a wrong guess or a wrong expectation); split again without --proof"
+                    .into(),
+            ),
             split::Merged::Missing(m) => {
                 for t in &m {
                     println!("missing {t}");

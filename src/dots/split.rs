@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The board with exactly the edges of `drawn` (the solver's value does not depend on the
 /// order they were drawn in, only on the set).
@@ -44,39 +44,64 @@ fn size_name(geo: &Geometry) -> String {
 }
 
 /// Walks the top of the tree asking "value >= t?" at `board` and records, per canonical
-/// leaf at `depth` edges, the thresholds it must answer.
+/// leaf at `depth` edges, the thresholds it must answer. With `proof`, a node whose
+/// expected answer (`yes`) is yes needs only one child to show it: only the child `guess`
+/// picks is walked, so the tasks form a proof tree of the expected value.
+#[allow(clippy::too_many_arguments)]
 fn collect_thresholds(
     board: &mut Board,
     sym: &Symmetries,
     depth: usize,
     t: i32,
-    seen: &mut HashSet<(u128, i32)>,
+    yes: bool,
+    proof: bool,
+    seen: &mut HashSet<(u128, i32, bool)>,
     out: &mut BTreeMap<u128, BTreeSet<i32>>,
 ) {
     if board.is_over() {
         return;
     }
     let (key, _) = sym.canonical(board.drawn().lo);
-    if !seen.insert((key, t)) {
+    if !seen.insert((key, t, yes && proof)) {
         return;
     }
     if board.drawn().len() == depth {
         out.entry(key).or_default().insert(t);
         return;
     }
-    let legal: Vec<usize> = board.legal_edges().collect();
+    let legal: Vec<usize> = match (proof && yes).then(|| guess(board)).flatten() {
+        Some(e) => vec![e],
+        None => board.legal_edges().collect(),
+    };
     for e in legal {
         let c = board.play(e).expect("a legal edge") as i32;
         // c + V(child) >= t, or -V(child) >= t, i.e. not V(child) >= 1 - t.
-        let child_t = if c > 0 { t - c } else { 1 - t };
-        collect_thresholds(board, sym, depth, child_t, seen, out);
+        let (child_t, child_yes) = if c > 0 { (t - c, yes) } else { (1 - t, !yes) };
+        collect_thresholds(board, sym, depth, child_t, child_yes, proof, seen, out);
         board.undo();
     }
 }
 
+/// Time for the search that picks the one move of a proof-tree node: small boards are
+/// solved exactly within it (so their guesses are right), big ones searched as deep as
+/// it allows with the long-chain heuristic at the horizon.
+const GUESS_TIME: Duration = Duration::from_secs(2);
+
+/// The move the clocked search of play (`play::choose_move`) picks for the side to move.
+fn guess(board: &Board) -> Option<usize> {
+    super::play::choose_move(board, GUESS_TIME, GUESS_TIME * 2, None).map(|c| c.edge)
+}
+
 /// Writes `split.txt` and one task per leaf into `dir` (created if needed), for proving
-/// that the root's value is `expect`. Returns the number of tasks.
-pub fn write_tasks(geo: &Geometry, depth: usize, expect: i32, dir: &Path) -> Result<usize, String> {
+/// that the root's value is `expect`; with `proof`, only the tasks of a proof tree (see
+/// `collect_thresholds`). Returns the number of tasks.
+pub fn write_tasks(
+    geo: &Geometry,
+    depth: usize,
+    expect: i32,
+    proof: bool,
+    dir: &Path,
+) -> Result<usize, String> {
     if geo.n_edges() > super::solver::MAX_SOLVER_EDGES {
         return Err("board too large for the solver".into());
     }
@@ -92,8 +117,8 @@ pub fn write_tasks(geo: &Geometry, depth: usize, expect: i32, dir: &Path) -> Res
     let mut found = BTreeMap::new();
     let mut seen = HashSet::new();
     let mut root = Board::from_geometry(geo.clone());
-    for t in [expect, expect + 1] {
-        collect_thresholds(&mut root, &sym, depth, t, &mut seen, &mut found);
+    for (t, yes) in [(expect, true), (expect + 1, false)] {
+        collect_thresholds(&mut root, &sym, depth, t, yes, proof, &mut seen, &mut found);
     }
     for (i, (&d, ts)) in found.iter().enumerate() {
         let b = board_of(geo, d);
@@ -114,8 +139,9 @@ pub fn write_tasks(geo: &Geometry, depth: usize, expect: i32, dir: &Path) -> Res
     fs::write(
         dir.join("split.txt"),
         format!(
-            "quartet dots split\nboard {}\ndepth {depth}\nexpect {expect}\ntasks {}\n",
+            "quartet dots split\nboard {}\ndepth {depth}\nexpect {expect}\nproof {}\ntasks {}\n",
             size_name(geo),
+            u8::from(proof),
             found.len()
         ),
     )
@@ -205,6 +231,9 @@ pub enum Merged {
     Above(i32),
     /// Tasks without a result, by file name.
     Missing(Vec<String>),
+    /// A proof-tree split whose chosen move did not hold where the answer was expected:
+    /// the tasks written cannot decide the root.
+    Undecided,
 }
 
 /// Reads every task and result in `dir` and combines them by minimax over the top
@@ -268,54 +297,56 @@ pub fn merge(dir: &Path) -> Result<Merged, String> {
     let mut memo = HashMap::new();
     let mut board = Board::from_geometry(geo.clone());
     let mut ask = |t| at_least(&mut board, &sym, depth, t, &answers, &mut memo);
-    Ok(if !ask(expect)? {
-        Merged::Below(expect)
-    } else if ask(expect + 1)? {
-        Merged::Above(expect)
-    } else {
-        Merged::Value(expect)
+    Ok(match (ask(expect)?, ask(expect + 1)?) {
+        (Some(false), _) => Merged::Below(expect),
+        (_, Some(true)) => Merged::Above(expect),
+        (Some(true), Some(false)) => Merged::Value(expect),
+        _ => Merged::Undecided,
     })
 }
 
 /// Whether the unscored value of `board` (side to move) is at least `t`, by minimax over
-/// the top of the tree with the tasks' answers at `depth` edges.
+/// the top of the tree with the tasks' answers at `depth` edges; `None` when the answers
+/// present cannot tell (a proof-tree split leaves out the moves it did not choose).
 fn at_least(
     board: &mut Board,
     sym: &Symmetries,
     depth: usize,
     t: i32,
     answers: &HashMap<(u128, i32), bool>,
-    memo: &mut HashMap<(u128, i32), bool>,
-) -> Result<bool, String> {
+    memo: &mut HashMap<(u128, i32), Option<bool>>,
+) -> Result<Option<bool>, String> {
     if board.is_over() {
-        return Ok(0 >= t);
+        return Ok(Some(0 >= t));
     }
     let (key, _) = sym.canonical(board.drawn().lo);
     if board.drawn().len() == depth {
-        return answers.get(&(key, t)).copied().ok_or_else(|| {
-            format!("no answer for threshold {t} after {depth} edges (key {key:#x})")
-        });
+        return Ok(answers.get(&(key, t)).copied());
     }
     if let Some(&v) = memo.get(&(key, t)) {
         return Ok(v);
     }
-    let mut yes = false;
+    let mut found = Some(false);
     let legal: Vec<usize> = board.legal_edges().collect();
     for e in legal {
         let c = board.play(e).expect("a legal edge") as i32;
         let r = if c > 0 {
             at_least(board, sym, depth, t - c, answers, memo)
         } else {
-            at_least(board, sym, depth, 1 - t, answers, memo).map(|x| !x)
+            at_least(board, sym, depth, 1 - t, answers, memo).map(|x| x.map(|x| !x))
         };
         board.undo();
-        if r? {
-            yes = true;
-            break;
+        match r? {
+            Some(true) => {
+                found = Some(true);
+                break;
+            }
+            None => found = None,
+            Some(false) => {}
         }
     }
-    memo.insert((key, t), yes);
-    Ok(yes)
+    memo.insert((key, t), found);
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -337,7 +368,7 @@ mod tests {
         for (c, r, depth, known) in [(3, 3, 3, -3), (3, 2, 4, -2), (2, 2, 5, 2), (1, 1, 3, -1)] {
             let geo = Geometry::new(c, r).unwrap();
             let dir = scratch(&format!("{c}x{r}-{depth}"));
-            let n = write_tasks(&geo, depth, known, &dir).unwrap();
+            let n = write_tasks(&geo, depth, known, false, &dir).unwrap();
             assert!(n > 0);
             let tasks: Vec<PathBuf> = fs::read_dir(&dir)
                 .unwrap()
@@ -361,6 +392,46 @@ mod tests {
         }
     }
 
+    /// A proof-tree split writes fewer tasks than the full one and still merges to the
+    /// published values; a wrong expectation is never confirmed: the merge says below or
+    /// above on the right side, or undecided (a chosen move cannot prove a false claim).
+    #[test]
+    fn proof_split_gives_the_known_values_with_fewer_tasks() {
+        let solve_all = |dir: &Path| {
+            for e in fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|x| x == "task") {
+                    solve_task(&p, Some(16)).unwrap();
+                }
+            }
+        };
+        for (c, r, depth, known) in [(3, 3, 2, -3), (3, 2, 4, -2), (2, 2, 5, 2)] {
+            let geo = Geometry::new(c, r).unwrap();
+            let full_dir = scratch(&format!("full-{c}x{r}-{depth}"));
+            let full = write_tasks(&geo, depth, known, false, &full_dir).unwrap();
+            fs::remove_dir_all(&full_dir).unwrap();
+            for expect in [known - 1, known, known + 1] {
+                let dir = scratch(&format!("proof-{c}x{r}-{depth}-{expect}"));
+                let n = write_tasks(&geo, depth, expect, true, &dir).unwrap();
+                solve_all(&dir);
+                let merged = merge(&dir).unwrap();
+                let what = format!("{c}x{r} depth {depth} expect {expect}: {n} of {full} tasks");
+                if expect == known {
+                    assert_eq!(merged, Merged::Value(known), "{what}");
+                    assert!(n < full, "{what}");
+                } else {
+                    match merged {
+                        Merged::Below(e) => assert!(known < e, "{what}"),
+                        Merged::Above(e) => assert!(known > e, "{what}"),
+                        Merged::Undecided => {}
+                        other => panic!("{what}: {other:?}"),
+                    }
+                }
+                fs::remove_dir_all(&dir).unwrap();
+            }
+        }
+    }
+
     /// The symmetry reduction, counted independently: positions after two edges on 1x1
     /// (6 pairs of 4 edges) are all alike up to the ground-edge equivalence (every edge of
     /// a lone box is a ground edge): one task.
@@ -368,7 +439,7 @@ mod tests {
     fn leaves_are_reduced_by_symmetry() {
         let count = |c, r, depth| {
             let dir = scratch(&format!("count-{c}x{r}-{depth}"));
-            let n = write_tasks(&Geometry::new(c, r).unwrap(), depth, 0, &dir).unwrap();
+            let n = write_tasks(&Geometry::new(c, r).unwrap(), depth, 0, false, &dir).unwrap();
             fs::remove_dir_all(&dir).unwrap();
             n
         };
