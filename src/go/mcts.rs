@@ -15,7 +15,6 @@ use super::board::{Board, Move, Point};
 use super::ladder;
 use super::patterns;
 use super::playout::{self, Amaf};
-use super::tactics;
 use crate::color::Color;
 
 const RAVE_EQUIV: f32 = 3500.0;
@@ -549,7 +548,7 @@ impl Tree {
             };
             add(w, w);
         }
-        if tactics::useless_self_atari(b, c, p) {
+        if playout::is_self_atari(b, c, p) {
             add(0.0, PRIOR_SELF_ATARI);
         }
         if patterns::matches(b, p) {

@@ -3,8 +3,7 @@
 //! opponent's move: poke the eye its capture left, answer ataris next to it (capture the
 //! attacker, or extend when the ladder lets the string run), capture what our previous move
 //! put in atari, fight around two-liberty strings next to it, play 3x3 shape replies, then
-//! random moves; a self-atari is never played unless the throw-in filter
-//! ([`tactics::useless_self_atari`]) finds it useful.
+//! random moves with self-ataris mostly rejected.
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -17,6 +16,8 @@ use crate::color::Color;
 const PROB_CAPTURE: f64 = 0.9;
 const PROB_TWO_LIBS: f64 = 0.9;
 const PROB_PATTERN: f64 = 0.95;
+const PROB_HEURISTIC_SELF_ATARI_REJECT: f64 = 0.9;
+const PROB_RANDOM_SELF_ATARI_REJECT: f64 = 0.5;
 
 /// Which colour first played each point during one simulation (0 none, 1 black, 2 white),
 /// the "all moves as first" record RAVE learns from.
@@ -167,13 +168,13 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
             if let Some(Move::Play(prev)) = b.last2_move() {
                 tactics::captures_near(b, c, prev, &mut cand, &mut n);
             }
-            if let Some(p) = pick(b, c, &mut cand[..n], rng) {
+            if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
                 return Move::Play(p);
             }
         }
         if rng.gen_bool(PROB_TWO_LIBS) {
             let n = tactics::two_lib_moves(b, c, last, &mut cand);
-            if let Some(p) = pick(b, c, &mut cand[..n], rng) {
+            if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
                 return Move::Play(p);
             }
         }
@@ -195,17 +196,22 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
                     n += 1;
                 }
             }
-            if let Some(p) = pick(b, c, &mut cand[..n], rng) {
+            if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
                 return Move::Play(p);
             }
         }
     }
-    random_move(b, c, rng, true)
+    random_move(b, c, rng, PROB_RANDOM_SELF_ATARI_REJECT)
 }
 
-/// Picks a random acceptable candidate (legal, no own eye filled, no useless self-atari);
-/// candidates are consumed in random order.
-fn pick(b: &Board, c: Color, cand: &mut [Point], rng: &mut SmallRng) -> Option<Point> {
+/// Picks a random acceptable candidate; candidates are consumed in random order.
+fn pick(
+    b: &Board,
+    c: Color,
+    cand: &mut [Point],
+    rng: &mut SmallRng,
+    reject_self_atari: f64,
+) -> Option<Point> {
     let mut n = cand.len();
     while n > 0 {
         let i = rng.gen_range(0..n);
@@ -215,7 +221,7 @@ fn pick(b: &Board, c: Color, cand: &mut [Point], rng: &mut SmallRng) -> Option<P
         if !b.is_legal(c, p) || b.is_eye(c, p) {
             continue;
         }
-        if tactics::useless_self_atari(b, c, p) {
+        if reject_self_atari > 0.0 && is_self_atari(b, c, p) && rng.gen_bool(reject_self_atari) {
             continue;
         }
         return Some(p);
@@ -225,7 +231,7 @@ fn pick(b: &Board, c: Color, cand: &mut [Point], rng: &mut SmallRng) -> Option<P
 
 /// A uniformly random legal move that does not fill an eye of `c`; pass if there is none.
 #[inline]
-pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, filter_self_atari: bool) -> Move {
+pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, reject_self_atari: f64) -> Move {
     let empties = b.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -241,7 +247,7 @@ pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, filter_self_atari: b
         if b.is_eye(c, p) || !b.is_legal(c, p) {
             continue;
         }
-        if filter_self_atari && tactics::useless_self_atari(b, c, p) {
+        if reject_self_atari > 0.0 && is_self_atari(b, c, p) && rng.gen_bool(reject_self_atari) {
             continue;
         }
         return Move::Play(p);
@@ -259,7 +265,7 @@ pub fn run(b: &mut Board, heavy: bool, rng: &mut SmallRng, mut amaf: Option<&mut
         let mv = if heavy {
             heavy_move(b, c, rng)
         } else {
-            random_move(b, c, rng, false)
+            random_move(b, c, rng, 0.0)
         };
         match mv {
             Move::Pass => passes += 1,

@@ -3,7 +3,6 @@
 //! to a point, and the fights around strings with two liberties. Nothing here allocates or
 //! copies the board: every answer comes from the string bookkeeping of [`Board`].
 use super::board::{Board, Point};
-use super::playout::is_self_atari;
 use crate::color::Color;
 
 /// Fixed-size candidate list the playout policy fills.
@@ -161,58 +160,6 @@ pub fn two_lib_moves(b: &Board, c: Color, last: Point, out: &mut Candidates) -> 
     n
 }
 
-/// Whether `c` playing at empty `p` puts its own string in atari for nothing: the thesis's
-/// throw-in filter (撲). A self-atari is worth playing only when it
-/// - captures (taking back, or a ko): [`is_self_atari`] already says no self-atari then;
-/// - puts an enemy string in atari (a throw-in that shortens the enemy's liberties: if the
-///   enemy does not capture at once, the throw-in kills or destroys the eye it stands in);
-/// - is a snapback: the one stone's capture leaves the capturing string a single liberty;
-/// - kills as nakade: at most three stones filling an eye space the enemy encloses, so the
-///   capture leaves a one-eyed space.
-///
-/// Every other self-atari only gives the enemy stones.
-pub fn useless_self_atari(b: &Board, c: Color, p: Point) -> bool {
-    if !is_self_atari(b, c, p) {
-        return false;
-    }
-    let enemy = c.opponent();
-    let mut lib = 0;
-    let mut stones = 1;
-    let mut heads = [0usize; 4];
-    for (i, n) in b.neighbors(p).into_iter().enumerate() {
-        match b.stone(n) {
-            None if b.is_on_board(n) => lib = n,
-            None => {}
-            Some(s) if s == c => {
-                let h = b.string_head(n);
-                if !heads[..i].contains(&h) {
-                    heads[i] = h;
-                    stones += b.string_len(n);
-                    if let Some(l) = b.lib_other_than(n, p) {
-                        lib = l;
-                    }
-                }
-            }
-            Some(_) if b.libs(n) == 2 => return false,
-            Some(_) => {}
-        }
-    }
-    if lib == 0 {
-        // No liberty at all: suicide, which the legality check refuses anyway.
-        return true;
-    }
-    if stones == 1 {
-        // The enemy captures at `lib`; its string there has `p` and what else?
-        return libs_after_play(b, enemy, lib, p, 1) > 0;
-    }
-    let enclosed = b.neighbors(lib).into_iter().all(|m| match b.stone(m) {
-        None => m == p || !b.is_on_board(m),
-        Some(s) if s == c => m == p || heads.contains(&b.string_head(m)),
-        Some(_) => true,
-    });
-    !(stones <= 3 && enclosed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,48 +272,5 @@ mod tests {
         let mut out = [0; 16];
         let n = two_lib_moves(&b, Black, d4, &mut out);
         assert_eq!(&out[..n], &[b.point(4, 3)]);
-    }
-    #[test]
-    fn a_throw_in_that_only_feeds_stones_is_useless() {
-        // Black A1 inside white's corner (white A2-B2 with five liberties, C1): its one
-        // liberty is B1, where White captures with a string that still has B3, C2...:
-        // nothing gained.
-        let b = board(&[".....", ".....", ".....", "OO...", "..O.."]);
-        assert!(useless_self_atari(&b, Black, b.point(0, 0)));
-        // Two stones in atari in the open: black A1 and B1 under white A2-B2 have the one
-        // liberty C1, and White's capture there leaves no eye space to kill.
-        let b = board(&[".....", ".....", ".....", "OO...", "X...."]);
-        assert!(useless_self_atari(&b, Black, b.point(1, 0)));
-    }
-
-    #[test]
-    fn a_throw_in_that_ataris_is_kept_and_snaps_back() {
-        // White A2-B2 has the liberties A1 and B1. Black A1 is a one-stone self-atari that
-        // puts A2-B2 in atari too: if White takes at B1, its three stones have the single
-        // liberty A1 and Black takes them back (a snapback); if not, Black captures at B1.
-        let b = board(&[".....", ".....", "XX...", "OOX..", "..X.."]);
-        let a1 = b.point(0, 0);
-        assert!(is_self_atari(&b, Black, a1));
-        assert!(!useless_self_atari(&b, Black, a1));
-    }
-
-    #[test]
-    fn a_nakade_self_atari_is_kept() {
-        // White's eye space is the straight three A1-B1-C1 on the edge, with a black stone
-        // already at A1. Black B1 (the vital point) is a two-stone self-atari; White's
-        // capture at C1 leaves the two-point space A1-B1, one eye: the sacrifice kills.
-        let b = board(&[".....", ".....", ".....", "OOOO.", "X..O."]);
-        let b1 = b.point(1, 0);
-        assert!(is_self_atari(&b, Black, b1));
-        assert!(!useless_self_atari(&b, Black, b1));
-    }
-
-    #[test]
-    fn ordinary_moves_and_captures_are_not_self_ataris() {
-        // Black B1 beside white A1 (in atari) captures it: never filtered.
-        let b = board(&[".....", ".....", ".....", "X....", "O...."]);
-        assert!(!useless_self_atari(&b, Black, b.point(1, 0)));
-        let b = Board::new(9);
-        assert!(!useless_self_atari(&b, Black, b.point(4, 4)));
     }
 }
