@@ -12,6 +12,8 @@ pub const MAX_SIZE: usize = 19;
 const MAX_WIDTH: usize = MAX_SIZE + 2;
 /// Number of slots in the padded array of the largest board.
 pub const MAX_POINTS: usize = MAX_WIDTH * MAX_WIDTH;
+/// Captured points of the last move the board remembers: enough for every nakade shape.
+pub const LAST_CAPTURED_KEPT: usize = 6;
 
 /// True for the sizes GTP `boardsize` accepts here.
 pub fn valid_size(size: usize) -> bool {
@@ -79,6 +81,10 @@ pub struct Board {
     stone_count: [u16; 2],
     last_move: Option<Move>,
     last2_move: Option<Move>,
+    /// Stones the last move captured (how many, and the first [`LAST_CAPTURED_KEPT`]
+    /// points): the playout pokes the eye a capture leaves (點眼).
+    n_last_captured: u16,
+    last_captured: [u16; LAST_CAPTURED_KEPT],
     /// Scratch marks for liberty recounts; a generation counter avoids clearing.
     mark: [u32; MAX_POINTS],
     mark_gen: u32,
@@ -108,6 +114,8 @@ impl Board {
             stone_count: [0; 2],
             last_move: None,
             last2_move: None,
+            n_last_captured: 0,
+            last_captured: [0; LAST_CAPTURED_KEPT],
             mark: [0; MAX_POINTS],
             mark_gen: 0,
         };
@@ -213,6 +221,14 @@ impl Board {
         self.last2_move
     }
 
+    /// How many stones the last move captured, and (when there were at most
+    /// [`LAST_CAPTURED_KEPT`]) where they stood; an empty slice when there were more.
+    pub fn last_captured(&self) -> (usize, &[u16]) {
+        let n = self.n_last_captured as usize;
+        let kept = if n <= LAST_CAPTURED_KEPT { n } else { 0 };
+        (n, &self.last_captured[..kept])
+    }
+
     #[inline]
     pub fn empty_points(&self) -> &[u16] {
         &self.empties[..self.n_empty]
@@ -247,6 +263,22 @@ impl Board {
             q = self.next[q] as usize;
             if q == p {
                 break;
+            }
+        }
+    }
+
+    /// Calls `f` on the stones of the string through `p` until it returns true; returns
+    /// whether it did.
+    #[inline]
+    pub fn any_stone(&self, p: Point, mut f: impl FnMut(Point) -> bool) -> bool {
+        let mut q = p;
+        loop {
+            if f(q) {
+                return true;
+            }
+            q = self.next[q] as usize;
+            if q == p {
+                return false;
             }
         }
     }
@@ -397,6 +429,7 @@ impl Board {
         self.last2_move = self.last_move;
         self.last_move = Some(mv);
         self.to_move = c.opponent();
+        self.n_last_captured = 0;
         match mv {
             Move::Pass => self.ko = 0,
             Move::Play(p) => self.place(c, p),
@@ -546,6 +579,10 @@ impl Board {
         let mut q = h;
         loop {
             let nx = self.next[q] as usize;
+            if (self.n_last_captured as usize) < LAST_CAPTURED_KEPT {
+                self.last_captured[self.n_last_captured as usize] = q as u16;
+            }
+            self.n_last_captured = self.n_last_captured.saturating_add(1);
             self.cells[q] = EMPTY;
             self.stone_count[victim.index()] -= 1;
             self.hash ^= ZOBRIST[victim.index()][q];

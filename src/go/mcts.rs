@@ -442,7 +442,7 @@ impl Tree {
         let last = board.last_move();
         let mut near_captures = [0usize; 16];
         let mut n_near = match last {
-            Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures),
+            Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures, false),
             _ => 0,
         };
         // Ataris anywhere on the board: capturing, or saving a string that can run (a

@@ -14,3 +14,4 @@ pub mod player;
 pub mod playout;
 pub mod seki;
 pub mod sgf;
+pub mod tactics;

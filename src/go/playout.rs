@@ -1,15 +1,20 @@
 //! Monte-Carlo playouts: a light policy (uniformly random legal moves that do not fill an
-//! own eye) and the heavy policy the search uses, after MoGo and Michi: answer ataris next to
-//! the last move, play 3x3 shape replies, then random moves with self-ataris mostly rejected.
+//! own eye) and the heavy policy the search uses, the 9x9 thesis's priority list after the
+//! opponent's move: poke the eye its capture left, answer ataris next to it (capture the
+//! attacker, or extend when the ladder lets the string run), capture what our previous move
+//! put in atari, fight around two-liberty strings next to it, play 3x3 shape replies, then
+//! random moves with self-ataris mostly rejected.
 use rand::rngs::SmallRng;
 use rand::Rng;
 
 use super::board::{Board, Move, Point, MAX_POINTS};
-use super::patterns;
+use super::tactics::{self, push, Candidates};
+use super::{ladder, patterns};
 use crate::color::Color;
 
 /// Probabilities of trying each heuristic (Michi's tuned values).
 const PROB_CAPTURE: f64 = 0.9;
+const PROB_TWO_LIBS: f64 = 0.9;
 const PROB_PATTERN: f64 = 0.95;
 const PROB_HEURISTIC_SELF_ATARI_REJECT: f64 = 0.9;
 const PROB_RANDOM_SELF_ATARI_REJECT: f64 = 0.5;
@@ -83,8 +88,16 @@ pub fn is_self_atari(b: &Board, c: Color, p: Point) -> bool {
 }
 
 /// Fills `out` with moves that capture a string in atari next to `last`, or save an own
-/// string that `last` put in atari. Returns how many were written.
-pub(crate) fn capture_moves(b: &Board, c: Color, last: Point, out: &mut [Point; 16]) -> usize {
+/// string that `last` put in atari. With `read_ladders`, an extension that leaves two
+/// liberties is proposed only when the ladder reader lets the string escape (one that
+/// leaves one liberty never is). Returns how many were written.
+pub(crate) fn capture_moves(
+    b: &Board,
+    c: Color,
+    last: Point,
+    out: &mut Candidates,
+    read_ladders: bool,
+) -> usize {
     let mut n = 0;
     let w = b.width();
     let around = [
@@ -111,7 +124,15 @@ pub(crate) fn capture_moves(b: &Board, c: Color, last: Point, out: &mut [Point; 
             push(out, &mut n, lib);
         } else {
             // Escape by extending, or by capturing an attacker in atari.
-            push(out, &mut n, lib);
+            let runs = !read_ladders
+                || match tactics::libs_after_play(b, c, lib, 0, 3) {
+                    0 | 1 => false,
+                    2 => ladder::escapes(b, q),
+                    _ => true,
+                };
+            if runs {
+                push(out, &mut n, lib);
+            }
             let mut attackers = [0usize; 8];
             let mut na = 0;
             b.for_each_stone(q, |s| {
@@ -132,20 +153,27 @@ pub(crate) fn capture_moves(b: &Board, c: Color, last: Point, out: &mut [Point; 
     n
 }
 
-#[inline]
-fn push(out: &mut [Point; 16], n: &mut usize, p: Point) {
-    if *n < out.len() && !out[..*n].contains(&p) {
-        out[*n] = p;
-        *n += 1;
-    }
-}
-
 /// Chooses the next playout move for `c` with the heavy policy.
 pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
-    let mut cand = [0usize; 16];
+    let mut cand: Candidates = [0; 16];
     if let Some(Move::Play(last)) = b.last_move() {
+        // A capture of three to six stones leaves an eye space with one vital point.
+        if let Some(p) = tactics::eye_poke(b) {
+            if b.is_legal(c, p) {
+                return Move::Play(p);
+            }
+        }
         if rng.gen_bool(PROB_CAPTURE) {
-            let n = capture_moves(b, c, last, &mut cand);
+            let mut n = capture_moves(b, c, last, &mut cand, true);
+            if let Some(Move::Play(prev)) = b.last2_move() {
+                tactics::captures_near(b, c, prev, &mut cand, &mut n);
+            }
+            if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
+                return Move::Play(p);
+            }
+        }
+        if rng.gen_bool(PROB_TWO_LIBS) {
+            let n = tactics::two_lib_moves(b, c, last, &mut cand);
             if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
                 return Move::Play(p);
             }
@@ -277,4 +305,111 @@ pub fn final_balance(b: &Board) -> i32 {
         }
     }
     balance + b.stone_count(Color::Black) as i32 - b.stone_count(Color::White) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::Color::*;
+    use rand::SeedableRng;
+
+    fn board(rows: &[&str]) -> Board {
+        Board::from_diagram(rows).unwrap()
+    }
+
+    /// The classic ladder: Black C4 has just put white C3 in atari (black B3, C2, D2).
+    /// White D3 leaves two liberties and the chase runs over the empty board to the upper
+    /// right, so extending is futile; a white stone at G7 breaks the ladder.
+    fn ladder(breaker: bool) -> Board {
+        let mut rows = [
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".XO......",
+            "..XX.....",
+            ".........",
+        ];
+        if breaker {
+            rows[2] = "......O..";
+        }
+        let mut b = board(&rows);
+        assert!(b.play(Black, Move::Play(b.point(2, 3))));
+        b
+    }
+
+    #[test]
+    fn a_laddered_string_does_not_extend_in_the_playout() {
+        let d3 = |b: &Board| b.point(3, 2);
+        let mut cand = [0; 16];
+        let b = ladder(false);
+        let last = b.point(2, 3);
+        let n = capture_moves(&b, White, last, &mut cand, true);
+        assert!(!cand[..n].contains(&d3(&b)), "{:?}", &cand[..n]);
+        // Without the reader the extension is proposed (the tree's priors read ladders
+        // themselves).
+        let n = capture_moves(&b, White, last, &mut cand, false);
+        assert!(cand[..n].contains(&d3(&b)));
+        let b = ladder(true);
+        let n = capture_moves(&b, White, last, &mut cand, true);
+        assert!(cand[..n].contains(&d3(&b)), "{:?}", &cand[..n]);
+    }
+
+    #[test]
+    fn the_playout_answers_an_atari_next_to_the_last_move() {
+        // White E5 has just put black D5 in atari (white C5 and D6; its last liberty is
+        // D4). E5 itself has one liberty left, F5 (black E6 and E4). Black saves D5 by
+        // capturing E5 at F5 or by extending to D4 (four liberties): both are answers, and
+        // nothing else is. The atari stage runs with probability 0.9 and rejects only
+        // self-ataris, so one of the two must come in about nine playouts of ten.
+        let mut b = board(&[
+            ".........",
+            ".........",
+            ".........",
+            "...OX....",
+            "..OX.....",
+            "....X....",
+            ".........",
+            ".........",
+            ".........",
+        ]);
+        let e5 = b.point(4, 4);
+        assert!(b.play(White, Move::Play(e5)));
+        assert_eq!(b.libs(b.point(3, 4)), 1, "D5 in atari");
+        assert_eq!(b.libs(e5), 1, "E5 in atari");
+        let (f5, d4) = (b.point(5, 4), b.point(3, 3));
+        let mut cand = [0; 16];
+        let n = capture_moves(&b, Black, e5, &mut cand, true);
+        let mut got = cand[..n].to_vec();
+        got.sort();
+        assert_eq!(got, vec![d4, f5]);
+        let mut hits = 0;
+        for seed in 0..400 {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut copy = b.clone();
+            let mv = heavy_move(&mut copy, Black, &mut rng);
+            if mv == Move::Play(f5) || mv == Move::Play(d4) {
+                hits += 1;
+            }
+        }
+        assert!(hits >= 330, "an answer chosen {hits} times of 400");
+    }
+
+    #[test]
+    fn the_playout_pokes_the_eye_a_capture_leaves() {
+        // White E3 captures black B3-C3-D3 inside its wall; the space left is a straight
+        // three whose middle C3 kills (one eye only), and Black plays it every time.
+        let mut b = board(&[
+            ".......", ".......", ".......", "OOOOOO.", "OXXX.O.", "OOOOOO.", ".......",
+        ]);
+        assert!(b.play(White, Move::Play(b.point(4, 2))));
+        let c3 = b.point(2, 2);
+        for seed in 0..50 {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut copy = b.clone();
+            assert_eq!(heavy_move(&mut copy, Black, &mut rng), Move::Play(c3));
+        }
+    }
 }

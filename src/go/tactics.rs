@@ -1,0 +1,276 @@
+//! Cheap local tactics for the playout policy (the thesis's priority list): the liberties a
+//! move would leave, the vital point of the eye space a capture just opened, captures next
+//! to a point, and the fights around strings with two liberties. Nothing here allocates or
+//! copies the board: every answer comes from the string bookkeeping of [`Board`].
+use super::board::{Board, Point};
+use crate::color::Color;
+
+/// Fixed-size candidate list the playout policy fills.
+pub type Candidates = [Point; 16];
+
+#[inline]
+pub(crate) fn push(out: &mut Candidates, n: &mut usize, p: Point) {
+    if *n < out.len() && !out[..*n].contains(&p) {
+        out[*n] = p;
+        *n += 1;
+    }
+}
+
+/// Liberties of the string `c` would make by playing at empty `p`, counted up to `cap`
+/// (at most 8), leaving out `exclude` (a point the opponent is assumed to fill first; 0 for
+/// none). A captured neighbour counts one liberty, the point it frees next to `p`.
+pub fn libs_after_play(b: &Board, c: Color, p: Point, exclude: Point, cap: usize) -> usize {
+    let cap = cap.min(8);
+    let mut seen = [0usize; 8];
+    let mut n = 0;
+    let mut add = |q: Point, n: &mut usize| {
+        if *n < cap && q != p && q != exclude && !seen[..*n].contains(&q) {
+            seen[*n] = q;
+            *n += 1;
+        }
+        *n >= cap
+    };
+    let mut walked = [0usize; 4];
+    for (i, nb) in b.neighbors(p).into_iter().enumerate() {
+        let done = match b.stone(nb) {
+            None if b.is_on_board(nb) => add(nb, &mut n),
+            None => false,
+            Some(s) if s == c => {
+                // The new string keeps every liberty of this one but `p` and `exclude`:
+                // enough of them settle the count without walking the string.
+                if b.libs(nb) >= cap + 2 {
+                    return cap;
+                }
+                let h = b.string_head(nb);
+                if walked[..i].contains(&h) {
+                    false
+                } else {
+                    walked[i] = h;
+                    b.any_stone(nb, |q| {
+                        b.neighbors(q)
+                            .into_iter()
+                            .any(|m| b.is_empty(m) && add(m, &mut n))
+                    })
+                }
+            }
+            // An enemy string whose last liberty is `p` is captured.
+            Some(_) if b.libs(nb) == 1 => add(nb, &mut n),
+            Some(_) => false,
+        };
+        if done {
+            return n;
+        }
+    }
+    n
+}
+
+/// The vital point of the eye space the last move's capture left, when it is a killing
+/// shape (straight or bent three, pyramid four, bulky five, crossed five, rabbity six): the
+/// one captured point with the most captured neighbours. Shapes with no single such point
+/// (two points, squares, straight and bent fours) make two eyes or none whatever the
+/// poke, so they give `None`.
+pub fn eye_poke(b: &Board) -> Option<Point> {
+    let (n, pts) = b.last_captured();
+    if !(3..=6).contains(&n) || pts.len() != n {
+        return None;
+    }
+    let mut best = None;
+    let mut best_deg = 0;
+    let mut unique = false;
+    for &p in pts {
+        let p = p as usize;
+        let deg = b
+            .neighbors(p)
+            .iter()
+            .filter(|&&q| pts.contains(&(q as u16)))
+            .count();
+        if deg > best_deg {
+            best = Some(p);
+            best_deg = deg;
+            unique = true;
+        } else if deg == best_deg {
+            unique = false;
+        }
+    }
+    best.filter(|_| unique)
+}
+
+/// Appends the moves of `c` that capture an enemy string in atari touching `p` (the
+/// string at `p` included).
+pub fn captures_near(b: &Board, c: Color, p: Point, out: &mut Candidates, n: &mut usize) {
+    let [a, l, r, d] = b.neighbors(p);
+    for q in [p, a, l, r, d] {
+        if b.stone(q) == Some(c.opponent()) {
+            if let Some(lib) = b.atari_lib(q) {
+                push(out, n, lib);
+            }
+        }
+    }
+}
+
+/// Moves for `c` in the fights of the two-liberty strings touching `last` (the opponent's
+/// move): an own string gains liberties by capturing an attacker in atari or by extending
+/// to three or more liberties; an enemy string is put in atari when our stone is not
+/// itself in atari and the escape at the other liberty leaves at most two liberties (a
+/// ladder or net the playout can then follow).
+pub fn two_lib_moves(b: &Board, c: Color, last: Point, out: &mut Candidates) -> usize {
+    let mut n = 0;
+    let [a, l, r, d] = b.neighbors(last);
+    let around = [last, a, l, r, d];
+    let mut heads = [0usize; 5];
+    for (i, &q) in around.iter().enumerate() {
+        let Some(owner) = b.stone(q) else { continue };
+        if b.libs(q) != 2 {
+            continue;
+        }
+        let h = b.string_head(q);
+        if heads[..i].contains(&h) {
+            continue;
+        }
+        heads[i] = h;
+        let [Some(l1), Some(l2)] = b.two_libs(q) else {
+            continue;
+        };
+        if owner == c {
+            b.for_each_stone(q, |s| {
+                for m in b.neighbors(s) {
+                    if b.stone(m) == Some(c.opponent()) {
+                        if let Some(lib) = b.atari_lib(m) {
+                            push(out, &mut n, lib);
+                        }
+                    }
+                }
+            });
+            for lib in [l1, l2] {
+                if libs_after_play(b, c, lib, 0, 3) >= 3 {
+                    push(out, &mut n, lib);
+                }
+            }
+        } else {
+            for (at, esc) in [(l1, l2), (l2, l1)] {
+                // Most escapes run free: test that first.
+                if libs_after_play(b, owner, esc, at, 3) <= 2
+                    && libs_after_play(b, c, at, 0, 2) >= 2
+                {
+                    push(out, &mut n, at);
+                }
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::Color::*;
+    use crate::go::board::Move;
+
+    fn board(rows: &[&str]) -> Board {
+        Board::from_diagram(rows).unwrap()
+    }
+
+    #[test]
+    fn liberties_after_a_move_are_counted_by_hand() {
+        // Black C3 alone on a 5x5 board: a stone at D3 joins it, and the two-stone string
+        // has the six points around it; counted up to 3 it says 3.
+        let b = board(&[".....", ".....", "..X..", ".....", "....."]);
+        let d3 = b.point(3, 2);
+        assert_eq!(libs_after_play(&b, Black, d3, 0, 8), 6);
+        assert_eq!(libs_after_play(&b, Black, d3, 0, 3), 3);
+        // Leaving out E3: five.
+        assert_eq!(libs_after_play(&b, Black, d3, b.point(4, 2), 8), 5);
+        // White A1 between black A2 and B1 has no liberty and captures nothing.
+        let b = board(&[".....", ".....", ".....", "X....", ".X..."]);
+        assert_eq!(libs_after_play(&b, White, b.point(0, 0), 0, 8), 0);
+        // Black A1 under white A2, which is in atari (black A3, B2): capturing frees A2,
+        // and B1 is empty: two.
+        let b = board(&[".....", ".....", "X....", "OX...", "....."]);
+        assert_eq!(libs_after_play(&b, Black, b.point(0, 0), 0, 8), 2);
+    }
+
+    /// White's move at `capture` (col, row) takes the black stones inside its wall; the
+    /// answer is where Black should poke the eye space left.
+    fn poke_after_capture(rows: &[&str], capture: (usize, usize)) -> Option<Point> {
+        let mut b = board(rows);
+        let p = b.point(capture.0, capture.1);
+        assert!(b.play(White, Move::Play(p)), "the capture is legal");
+        assert!(b.last_captured().0 >= 3, "white captured");
+        eye_poke(&b)
+    }
+
+    #[test]
+    fn the_vital_point_of_a_straight_three_is_its_middle() {
+        // Black B3-C3-D3 has its last liberty at E3. White E3 captures and leaves the
+        // straight three B3-C3-D3: Black C3 in the middle leaves White one eye (Sensei's
+        // Library, "Straight three": the middle point is vital).
+        let rows = [
+            ".......", ".......", ".......", "OOOOOO.", "OXXX.O.", "OOOOOO.", ".......",
+        ];
+        let b = board(&rows);
+        assert_eq!(poke_after_capture(&rows, (4, 2)), Some(b.point(2, 2)));
+    }
+
+    #[test]
+    fn a_straight_four_has_no_vital_point() {
+        // Straight four B3-E3: two eyes whatever Black does first, so no poke.
+        let rows = [
+            ".......", ".......", ".......", "OOOOOOO", "OXXXX.O", "OOOOOOO", ".......",
+        ];
+        assert_eq!(poke_after_capture(&rows, (5, 2)), None);
+    }
+
+    #[test]
+    fn the_vital_point_of_a_pyramid_four_is_its_centre() {
+        // Black B3 C3 D3 C4 (a pyramid) with its last liberty at C5. White C5 captures;
+        // C3 touches the three other points and is the pyramid's vital point.
+        let rows = [
+            ".......", ".......", ".......", "OOXOO..", "OXXXO..", "OOOOO..", ".......",
+        ];
+        let b = board(&rows);
+        assert_eq!(poke_after_capture(&rows, (2, 4)), Some(b.point(2, 2)));
+    }
+
+    #[test]
+    fn a_single_capture_pokes_nothing() {
+        // White B1 takes black A1 (its last liberty): one point, no eye space to poke.
+        let mut b = board(&[".....", ".....", ".....", "O....", "X...."]);
+        assert!(b.play(White, Move::Play(b.point(1, 0))));
+        assert_eq!(b.last_captured().0, 1);
+        assert_eq!(eye_poke(&b), None);
+    }
+
+    #[test]
+    fn an_own_two_liberty_string_extends() {
+        // Black C4 next to white D4; White plays C3, leaving C4 the liberties B4 and C5.
+        // Extending to either gives four liberties, so both are proposed.
+        let mut b = board(&[
+            ".......", ".......", ".......", "..XO...", ".......", ".......", ".......",
+        ]);
+        let c3 = b.point(2, 2);
+        assert!(b.play(White, Move::Play(c3)));
+        assert_eq!(b.libs(b.point(2, 3)), 2);
+        let mut out = [0; 16];
+        let n = two_lib_moves(&b, Black, c3, &mut out);
+        let got = &out[..n];
+        assert!(got.contains(&b.point(1, 3)), "B4 in {got:?}");
+        assert!(got.contains(&b.point(2, 4)), "C5 in {got:?}");
+    }
+
+    #[test]
+    fn an_enemy_two_liberty_string_is_put_in_atari_where_it_cannot_run() {
+        // White D4 is played between black C4, D5, C3 and D2: its liberties are E4 and D3.
+        // Black E4 is the working atari: White's escape at D3 touches black C3 and D2 and
+        // has the single liberty E3, where Black captures. Black D3 is not: White's escape
+        // at E4 reaches E5, F4 and E3.
+        let mut b = board(&[
+            ".......", ".......", "...X...", "..X....", "..X....", "...X...", ".......",
+        ]);
+        let d4 = b.point(3, 3);
+        assert!(b.play(White, Move::Play(d4)));
+        assert_eq!(b.libs(d4), 2);
+        let mut out = [0; 16];
+        let n = two_lib_moves(&b, Black, d4, &mut out);
+        assert_eq!(&out[..n], &[b.point(4, 3)]);
+    }
+}
