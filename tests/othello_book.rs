@@ -203,3 +203,96 @@ fn learn_adds_every_game_to_the_book_and_resumes_from_its_files() {
     assert_eq!(book.lookup(&start).map(|x| x.1), Some(3));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// All lines up to and including the bare `status` that ends an NBoard `go` or `hint`.
+fn nboard_until_status(q: &mut Live) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let l = q
+            .line(Duration::from_secs(20))
+            .expect("an NBoard line within 20 s");
+        let done = l == "status";
+        lines.push(l);
+        if done {
+            return lines;
+        }
+    }
+}
+
+/// The book in NBoard mode: `hint` lists the trusted book moves as the protocol's
+/// `book <pv> <eval> <# games> <depth> <text>` lines and `go` plays the best of them, both
+/// without searching (120 s a move would not answer in the 20 s allowed); out of the book
+/// both search again.
+#[test]
+fn nboard_go_and_hint_answer_from_the_book() {
+    let d = dir("nboard");
+    let book = build(&d);
+    let mut q = Live::start(&[
+        "othello",
+        "--protocol",
+        "nboard",
+        "--book",
+        book.to_str().unwrap(),
+        "--move-time",
+        "120",
+        "--hint-time",
+        "120",
+        "--hash-mb",
+        "8",
+    ]);
+    q.send("nboard 2");
+    q.send("set depth 20");
+    assert_eq!(
+        q.line(Duration::from_secs(10)).as_deref(),
+        Some("set myname quartet")
+    );
+    // After black c4 (f5 turned half a turn) white's book moves are c5 (+10, 4 games),
+    // c3 (a draw, 1 game: untrusted, not listed) and e3 (-30, 4 games); see `build`.
+    q.send(&format!(
+        "set game (;GM[Othello]PC[NBoard]TY[8]{START}B[C4];)"
+    ));
+    q.send("hint 5");
+    let lines = nboard_until_status(&mut q);
+    assert_eq!(
+        lines.iter().map(String::as_str).collect::<Vec<_>>(),
+        [
+            "status thinking",
+            "book C5 10.00 4 0 book",
+            "book E3 -30.00 4 0 book",
+            lines[3].as_str(),
+            "status"
+        ],
+        "{lines:?}"
+    );
+    assert!(lines[3].starts_with("nodestats 0 "), "{lines:?}");
+    q.send("hint 1");
+    let lines = nboard_until_status(&mut q);
+    assert_eq!(lines[1], "book C5 10.00 4 0 book", "{lines:?}");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+
+    q.send("go");
+    let lines = nboard_until_status(&mut q);
+    assert_eq!(lines[0], "status thinking");
+    assert_eq!(lines[1], "book C5 10.00 4 0 book");
+    let f: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(f[..3], ["===", "C5", "10.00"], "{lines:?}");
+    f[3].parse::<f64>().unwrap();
+
+    // Past the book (black to move after c4 c5) `hint` searches: `search` lines only. The
+    // new line stops the 120 s search, and `pong` follows its `status`.
+    q.send("move C5");
+    q.send("set depth 2");
+    assert_eq!(
+        q.line(Duration::from_secs(10)).as_deref(),
+        Some("set myname quartet")
+    );
+    q.send("hint 2");
+    let lines = nboard_until_status(&mut q);
+    assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("book ")), "{lines:?}");
+    q.send("ping 7");
+    assert_eq!(q.line(Duration::from_secs(10)).as_deref(), Some("pong 7"));
+    q.send("quit");
+    assert!(q.wait_exit(Duration::from_secs(10)).is_some());
+    let _ = std::fs::remove_dir_all(&d);
+}

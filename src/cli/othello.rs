@@ -45,7 +45,8 @@ pub struct OthelloArgs {
     #[arg(long, default_value_t = 10.0)]
     pub hint_time: f64,
     /// Opening book (written by `quartet bench othello book-build` or `quartet othello
-    /// learn`): `genmove` plays its best trusted move while there is one. At most 64 MiB.
+    /// learn`): `genmove` (NBoard: `go`) plays its best trusted move while there is one,
+    /// NBoard's `hint` lists the trusted moves. At most 64 MiB.
     #[arg(long, conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
     /// Play without an opening book.
@@ -98,20 +99,6 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         };
         return super::othello_learn::run(learn, eval, args.hash_mb, seed, args.book_visits);
     }
-    if args.protocol == "nboard" {
-        if !(args.hint_time > 0.0 && args.hint_time <= 86_400.0) {
-            return Err("--hint-time must be in (0, 86400] seconds".into());
-        }
-        if args.book.is_some() {
-            tracing::warn!("--book is not used by the NBoard protocol yet");
-        }
-        let engine = NboardEngine::new(
-            Searcher::new(eval, args.hash_mb),
-            Duration::from_secs_f64(args.move_time),
-            Duration::from_secs_f64(args.hint_time),
-        );
-        return run_nboard(engine);
-    }
     let book = match (&args.book, args.no_book) {
         (Some(p), false) => {
             let b = Book::load(p, args.book_visits)?;
@@ -120,6 +107,18 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         }
         _ => None,
     };
+    if args.protocol == "nboard" {
+        if !(args.hint_time > 0.0 && args.hint_time <= 86_400.0) {
+            return Err("--hint-time must be in (0, 86400] seconds".into());
+        }
+        let engine = NboardEngine::new(
+            Searcher::new(eval, args.hash_mb),
+            Duration::from_secs_f64(args.move_time),
+            Duration::from_secs_f64(args.hint_time),
+        )
+        .with_book(book);
+        return run_nboard(engine);
+    }
     let engine = OthelloEngine::new(eval, args.hash_mb, Duration::from_secs_f64(args.move_time))
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
         .with_ponder(args.ponder)

@@ -8,6 +8,7 @@
 //! are ignored, as the protocol asks.
 use super::bitboard::square_name;
 use super::board::Board;
+use super::book::{Book, BookMove};
 use super::ggf::{parse_move, GgfGame};
 use super::search::{Searcher, DISC};
 use crate::search::{Deadline, Limits, StopToken};
@@ -32,6 +33,9 @@ pub struct NboardEngine {
     contempt: f64,
     move_time: Duration,
     hint_time: Duration,
+    /// `--book`: `go` plays its best trusted move and `hint` lists its trusted moves as
+    /// `book` lines, without searching, while it has one for the position.
+    book: Option<Book>,
 }
 
 impl NboardEngine {
@@ -44,7 +48,22 @@ impl NboardEngine {
             contempt: 0.0,
             move_time,
             hint_time,
+            book: None,
         }
+    }
+
+    /// Answers from `book` while it has a trusted move (`--book`).
+    pub fn with_book(mut self, book: Option<Book>) -> NboardEngine {
+        self.book = book;
+        self
+    }
+
+    /// The trusted book moves of `b`, best first; empty without a book.
+    fn book_moves(&self, b: &Board) -> Vec<BookMove> {
+        self.book
+            .as_ref()
+            .map(|book| book.moves(b).into_iter().filter(|m| m.trusted).collect())
+            .unwrap_or_default()
     }
 
     /// The game as the engine holds it (for tests and logs).
@@ -171,6 +190,19 @@ impl NboardEngine {
         writeln!(out, "status thinking")?;
         out.flush()?;
         let started = Instant::now();
+        if let Some(m) = self.book_moves(&b).first() {
+            tracing::debug!(mv = %square_name(m.square), games = m.visits, "go: book move");
+            let secs = started.elapsed().as_secs_f64();
+            writeln!(out, "{}", book_line(m))?;
+            writeln!(
+                out,
+                "=== {} {:.2} {secs:.2}",
+                square_name(m.square).to_ascii_uppercase(),
+                m.value
+            )?;
+            writeln!(out, "status")?;
+            return out.flush();
+        }
         let limits = Limits::new(
             Deadline::starting_at(started, self.move_time / 2, self.move_time),
             None,
@@ -212,6 +244,15 @@ impl NboardEngine {
         writeln!(out, "status thinking")?;
         out.flush()?;
         let started = Instant::now();
+        let book = self.book_moves(&b);
+        if !book.is_empty() {
+            for m in book.iter().take(n) {
+                writeln!(out, "{}", book_line(m))?;
+            }
+            writeln!(out, "nodestats 0 {:.2}", started.elapsed().as_secs_f64())?;
+            writeln!(out, "status")?;
+            return out.flush();
+        }
         let end = started + self.hint_time;
         let moves: Vec<Option<usize>> = if b.moves() == 0 {
             vec![None]
@@ -311,6 +352,18 @@ impl NboardEngine {
             nodes: found.nodes,
         })
     }
+}
+
+/// A trusted book move as the protocol's `book <pv> <eval> <# games> <depth> <text>`
+/// line: eval in discs for the side to move; the depth field is 0 (book values come from
+/// game results, not from a search of some depth).
+fn book_line(m: &BookMove) -> String {
+    format!(
+        "book {} {:.2} {} 0 book",
+        square_name(m.square).to_ascii_uppercase(),
+        m.value,
+        m.visits
+    )
 }
 
 struct Value {

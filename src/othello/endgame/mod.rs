@@ -1,7 +1,7 @@
 //! Exact endgame solver: final disc difference with perfect play.
 //!
 //! Layers, by number of empty squares:
-//! - `EVAL_ORDER_EMPTIES` (17) or more: as below, the moves after the table move also
+//! - `EVAL_ORDER_EMPTIES` (14) or more: as below, the moves after the table move also
 //!   ordered by a shallow search with the evaluation.
 //! - `TABLE_EMPTIES` (9) or more: principal-variation search with a transposition table,
 //!   the table move first, then fastest-first (fewest opponent replies, opponent corner
@@ -117,25 +117,32 @@ pub struct Solver {
     /// Positions visited by the evaluation searches (root guess, move ordering); not in
     /// `nodes`, which counts exact-search positions only.
     pub sort_nodes: u64,
-    /// `SELECTIVE` while the selective pre-search runs, else 0 (see `solve`).
+    /// The mark of the running selective pass (`SELECTIVE_MARKS`), else 0 (see `solve`).
     sel_flag: u32,
-    /// Positions with at least this many empties searched selectively (fields rather
-    /// than constants so that the tests can bring the selective search down to sizes
-    /// minimax can check).
+    /// Moves looked at, and fewest empties where the cut applies, in the running
+    /// selective pass.
+    sel_moves: usize,
     sel_empties: u32,
+    /// The selective passes, (moves, empties) each (fields rather than constants so that
+    /// the tests can bring the selective search down to sizes minimax can check).
+    sel_passes: &'static [(usize, u32)],
     /// Roots with at least this many empties get the selective pre-search.
     sel_root: u32,
 }
 
-/// Or-ed into the empties of the table entries the selective pre-search stores at and
-/// above `sel_empties`: the exact search takes their moves but never their bounds (its
-/// probes compare the empties exactly), and slot choice masks it off (`table::store`).
-const SELECTIVE: u32 = 0x80;
-/// The selective pre-search looks at this many moves (in the usual order) at each node
-/// with `SELECTIVE_EMPTIES` or more empties. 2 moves guessed worse (#48: +32 for +28),
-/// 4 cost 3 times the nodes and did not guess better; 3 at 12 empties beat 14 and 10.
-const SELECTIVE_MOVES: usize = 3;
-const SELECTIVE_EMPTIES: u32 = 12;
+/// Or-ed into the empties of the table entries a selective pass stores at and above its
+/// `sel_empties`, one mark per pass: later passes and the exact search take their moves
+/// but never their bounds (probes compare the empties with the mark exactly), and slot
+/// choice masks the marks off (`table::EMPTIES_MASK`).
+const SELECTIVE_MARKS: [u32; 3] = [0x80, 0x40, 0xc0];
+/// The selective passes, (moves, empties): each looks at only that many moves (in the
+/// usual order) at nodes with that many empties or more, and leaves its best moves in the
+/// table for the next (Edax's rising selectivity, crudely). One pass: 2 moves guessed
+/// worse (#48: +32 for +28), 4 cost 3 times the nodes and did not guess better; 3 at 12
+/// empties beat 14 and 10. More passes, FFO #40-#49 nodes (CPU-s, load ~7): (3, 12) alone
+/// 1.278 G (33.7 s); then (3, 15) 1.249 G (32.9); (5, 12) 1.333 G (34.9); (2, 12) first
+/// 1.231 G (32.5); (2, 12), (3, 12), (3, 15) 1.226 G (32.3); (2, 10) first 1.238 G.
+const SELECTIVE_PASSES: &[(usize, u32)] = &[(2, 12), (3, 12), (3, 15)];
 /// Smaller roots solve in a fraction of a second; the pre-search pays on the long ones.
 const SELECTIVE_ROOT: u32 = 20;
 
@@ -160,7 +167,9 @@ impl Solver {
             fast: cpu_is_fast(),
             sort_nodes: 0,
             sel_flag: 0,
-            sel_empties: SELECTIVE_EMPTIES,
+            sel_moves: 0,
+            sel_empties: 0,
+            sel_passes: SELECTIVE_PASSES,
             sel_root: SELECTIVE_ROOT,
         }
     }
@@ -243,9 +252,9 @@ impl Solver {
     /// bound by at least 2, and the table makes every re-probe cheap. On FFO #41-#44 this
     /// visited 16% fewer nodes than one full-window PVS (363.5 M instead of 433.6 M).
     ///
-    /// From `SELECTIVE_ROOT` empties a selective MTD(f) runs first (Edax's selective
-    /// levels, crudely): the same search, but looking at only the first `SELECTIVE_MOVES`
-    /// moves where `SELECTIVE_EMPTIES` or more squares are empty. It costs 3-4% of the
+    /// From `SELECTIVE_ROOT` empties selective MTD(f) passes run first (Edax's selective
+    /// levels, crudely): the same search, but looking at only the first few moves where
+    /// many squares are empty (`SELECTIVE_PASSES`). One pass cost 3-4% of the
     /// nodes, guesses the score better than the evaluation (FFO #40-#49: 3.6 discs of
     /// mean error against 5.0; each 2 discs is one more probe) and leaves a best move in
     /// the table at every node it saw. FFO #40-#49: 1.181 G nodes in 60.2 CPU-s without
@@ -257,13 +266,17 @@ impl Solver {
         }
         let mut g = guess(b, &mut self.sort_nodes, self.fast);
         if b.empties().count_ones() >= self.sel_root {
-            self.sel_flag = SELECTIVE;
-            let r = self.mtd(b, g);
-            self.sel_flag = 0;
-            if self.aborted {
-                return r;
+            for (&(moves, empties), mark) in self.sel_passes.iter().zip(SELECTIVE_MARKS) {
+                self.sel_flag = mark;
+                self.sel_moves = moves;
+                self.sel_empties = empties;
+                let r = self.mtd(b, g);
+                self.sel_flag = 0;
+                if self.aborted {
+                    return r;
+                }
+                g = r.score;
             }
-            g = r.score;
         }
         self.mtd(b, g)
     }

@@ -6,10 +6,17 @@ use super::Solver;
 use crate::othello::bitboard::{flips_f, moves_f, neighbours, CORNERS};
 use crate::othello::board::Board;
 
-/// From this many empties on, moves are also ordered by a shallow evaluation search. 16
-/// was best while the exact search was slower; once it ran 1.5 times faster, 17 took
-/// 5% less time on FFO #40-#49 (fewer ordering searches, a few more exact nodes), 18 2% more.
-pub(super) const EVAL_ORDER_EMPTIES: u32 = 17;
+/// From this many empties on, moves are also ordered by a shallow evaluation search, one
+/// ply below `DEEP_SORT_EMPTIES` (as Edax starts its eval sort at 14 empties with depth
+/// 0-1). FFO #40-#49, exact nodes + ordering nodes, CPU-s at load 7-10 (noise ~1 s): from
+/// 17 at depth (n - 7) / 3: 1.226 G + 87 M, 33.4 s; from 14 at that depth (2 plies at
+/// 14): 0.981 G + 246 M, 35.4 s; from 14, depth 1 below 17: 1.067 G + 120 M, 30.5 s;
+/// below 18: 1.114 G + 93 M, 30.0 s; from 13: 1.041 G + 155 M, 31.3 s; static eval
+/// (depth 0) at 14-16: 1.182 G + 95 M, 32.3 s.
+pub(super) const EVAL_ORDER_EMPTIES: u32 = 14;
+/// From this many empties the ordering search goes `(n - 7) / 3` plies deep (Edax's rule
+/// shifted by two plies: measured best at 17 and more empties).
+const DEEP_SORT_EMPTIES: u32 = 18;
 /// Moves more than this many discs below alpha are not told apart by the ordering search.
 const SORT_WINDOW: i32 = 8;
 /// Ordering score per centi-disc of evaluation: one disc weighs as much as one opponent
@@ -80,8 +87,7 @@ impl Solver {
     /// many refutations that a 2-5 ply look with the evaluation rejects: on FFO #41-#47
     /// this cut the exact-search nodes from 2.74 G to 0.69 G.
     ///
-    /// The search runs to depth `(n - 7) / 3` (Edax's rule shifted by two plies: measured
-    /// best), in a window that only separates moves within `SORT_WINDOW` discs below
+    /// The search runs to depth 1, or `(n - 7) / 3` from `DEEP_SORT_EMPTIES`, in a window that only separates moves within `SORT_WINDOW` discs below
     /// `alpha`: worse ones are all losing and their order hardly matters.
     pub(super) fn order_by_eval<const F: bool>(
         &mut self,
@@ -90,7 +96,11 @@ impl Solver {
         alpha: i32,
     ) {
         let n = b.empties().count_ones();
-        let depth = n.saturating_sub(7) / 3;
+        let depth = if n < DEEP_SORT_EMPTIES {
+            1
+        } else {
+            (n - 7) / 3
+        };
         let beta = -(alpha - SORT_WINDOW).max(-64) * 100;
         let w = weights();
         for m in list.iter_mut() {

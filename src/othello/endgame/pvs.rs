@@ -2,7 +2,7 @@
 //! the transposition table from `TABLE_EMPTIES` on.
 use super::order::EVAL_ORDER_EMPTIES;
 use super::order::{pick, Move};
-use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SELECTIVE_MOVES, SHALLOW, TABLE_EMPTIES};
+use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW, TABLE_EMPTIES};
 use crate::othello::bitboard::moves_f;
 use crate::othello::board::Board;
 use crate::othello::stability::stable;
@@ -105,7 +105,7 @@ impl Solver {
                 self.order_by_eval::<F>(&b, &mut list[1..count], alpha);
             }
             // The selective pre-search (see `Solver::solve`) stops after the first moves.
-            if i >= SELECTIVE_MOVES && self.sel_flag != 0 && n >= self.sel_empties {
+            if i >= self.sel_moves && self.sel_flag != 0 && n >= self.sel_empties {
                 break;
             }
             pick(&mut list, i, count);

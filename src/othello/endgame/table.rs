@@ -29,6 +29,9 @@ pub struct EndTable {
     mask: usize,
 }
 
+/// The empties of an entry without the selective-pass marks (`super::SELECTIVE_MARKS`).
+pub(super) const EMPTIES_MASK: u32 = 0x3f;
+
 /// Transparent huge page size on x86-64 Linux.
 const HUGE_PAGE: usize = 2 << 20;
 
@@ -118,7 +121,7 @@ impl EndTable {
             empties: empties as u8,
         };
         if (bucket[0].p == b.p && bucket[0].o == b.o)
-            || bucket[0].empties as u32 & 0x7f <= empties & 0x7f
+            || bucket[0].empties as u32 & EMPTIES_MASK <= empties & EMPTIES_MASK
         {
             bucket[0] = e;
         } else {

@@ -150,7 +150,7 @@ fn selective_pre_search_leaves_exact_scores() {
     let mut rng = SmallRng::seed_from_u64(5);
     let mut solver = Solver::new(4);
     solver.sel_root = 10;
-    solver.sel_empties = 8;
+    solver.sel_passes = &[(3, 8), (3, 9)];
     let mut checked = 0;
     while checked < 40 {
         let target = rng.gen_range(10..=11);
