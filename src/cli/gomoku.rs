@@ -4,6 +4,7 @@ use clap::{Args, Subcommand};
 
 use crate::gomoku::bench;
 use crate::gomoku::search::SearchConfig;
+use crate::gomoku::weights::ClassWeights;
 
 #[derive(Args, Debug)]
 pub struct GomokuArgs {
@@ -36,6 +37,10 @@ pub struct GomokuArgs {
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
+    /// Weights of the line-pattern evaluation: `learnt` (data/gomoku/eval-v1.txt, built
+    /// in), `classic` (the hand-set ones before it) or a weights file.
+    #[arg(long, default_value = "learnt")]
+    pub eval: String,
 }
 
 impl Default for GomokuArgs {
@@ -50,6 +55,7 @@ impl Default for GomokuArgs {
             hash_mb: 64,
             ponder: false,
             log_level: None,
+            eval: "learnt".into(),
         }
     }
 }
@@ -74,6 +80,50 @@ pub enum GomokuBench {
         #[arg(long)]
         patterns: bool,
     },
+    /// Self-play games of the full engine at a fixed depth from random openings (15x15
+    /// freestyle), appended to a binary positions file (format: src/gomoku/selfplay.rs).
+    Selfplay {
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Fewest and most random opening plies (in the central square).
+        #[arg(long, default_value_t = 2)]
+        min_random: usize,
+        #[arg(long, default_value_t = 6)]
+        max_random: usize,
+        /// Seconds a move may take at most (the depth is the real limit).
+        #[arg(long, default_value_t = 2.0)]
+        move_cap: f64,
+        /// Evaluation weights of the players (`classic`, `learnt` or a file).
+        #[arg(long, default_value = "classic")]
+        eval: String,
+        /// Plain alpha-beta players (no VCF/VCT at the root): many times faster.
+        #[arg(long)]
+        no_threats: bool,
+    },
+    /// Fit the line-pattern class weights to `selfplay` files (logistic regression on the
+    /// results blended with the search scores); prints the held-out errors, writes the
+    /// weights file (format: src/gomoku/weights.rs).
+    Train {
+        #[arg(long, required = true, num_args = 1..)]
+        positions: Vec<std::path::PathBuf>,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Share of the game result in the target (the rest: the search score).
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
+        /// L2 penalty on the standardised weights.
+        #[arg(long, default_value_t = 1e-4)]
+        l2: f64,
+        /// Every N-th game is held out of the fit and measured.
+        #[arg(long, default_value_t = 10)]
+        holdout: usize,
+    },
 }
 
 fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
@@ -94,6 +144,7 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
         threats: !args.no_threats,
         patterns: !args.no_threats && !args.no_patterns,
         tt_mb: args.hash_mb,
+        eval: ClassWeights::load(&args.eval)?,
     })
 }
 
@@ -145,6 +196,67 @@ pub fn bench(what: GomokuBench) -> Result<(), String> {
             }
             println!("solved {solved}/{}", results.len());
             Ok(())
+        }
+        GomokuBench::Selfplay {
+            out,
+            games,
+            seed,
+            depth,
+            min_random,
+            max_random,
+            move_cap,
+            eval,
+            no_threats,
+        } => {
+            if !(1..=20).contains(&depth) || min_random > max_random || max_random > 40 {
+                return Err("--depth 1..=20, --min-random <= --max-random <= 40".into());
+            }
+            if !(move_cap > 0.0 && move_cap <= 3600.0) {
+                return Err("--move-cap must be in (0, 3600] seconds".into());
+            }
+            let cfg = crate::gomoku::selfplay::SelfPlay {
+                size: 15,
+                random_plies: min_random..=max_random,
+                depth,
+                move_cap: std::time::Duration::from_secs_f64(move_cap),
+                weights: ClassWeights::load(&eval)?,
+                threats: !no_threats,
+            };
+            crate::gomoku::selfplay::run(&out, games, seed, &cfg)
+        }
+        GomokuBench::Train {
+            positions,
+            out,
+            lambda,
+            l2,
+            holdout,
+        } => {
+            if !(0.0..=1.0).contains(&lambda) || !(0.0..=1.0).contains(&l2) || holdout < 2 {
+                return Err("--lambda and --l2 in [0, 1], --holdout at least 2".into());
+            }
+            let mut all = Vec::new();
+            let mut games = 0;
+            for f in &positions {
+                let data = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+                let (size, recs) = crate::gomoku::selfplay::read(&data)
+                    .map_err(|e| format!("{}: {e}", f.display()))?;
+                games += recs.len();
+                all.extend(crate::gomoku::train::samples(size, &recs, holdout));
+            }
+            eprintln!("train: {games} games, {} positions kept", all.len());
+            let fitted = crate::gomoku::train::train(&all, lambda, l2)?;
+            for l in &fitted.report {
+                println!("{l}");
+            }
+            let files: Vec<String> = positions.iter().map(|p| p.display().to_string()).collect();
+            let comment = format!(
+                "quartet bench gomoku train --lambda {lambda} --l2 {l2} --holdout {holdout} on {games} games: {}\n{}",
+                files.join(" "),
+                fitted.report.join("\n")
+            );
+            let text = fitted.weights.to_text(&comment);
+            print!("{text}");
+            std::fs::write(&out, text).map_err(|e| format!("{}: {e}", out.display()))
         }
         GomokuBench::Nps {
             seconds,

@@ -84,6 +84,7 @@ pub fn nps(seconds: f64, width: usize, patterns: bool) -> (u64, f64, u32) {
         threats: false,
         patterns,
         tt_mb: 64,
+        ..SearchConfig::default()
     };
     let mut s = Searcher::new(config);
     let t = Duration::from_secs_f64(seconds);

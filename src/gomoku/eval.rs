@@ -7,6 +7,7 @@
 //! by the board.
 use super::board::{Board, Point, Rule};
 use super::patterns::{Pattern4, N_CLASSES};
+use super::weights::ClassWeights;
 use crate::color::Color;
 
 /// A candidate move and its ordering score.
@@ -140,15 +141,6 @@ pub fn evaluate_sums(own: i32, other: i32) -> i32 {
 /// since a static guess is not a proof.
 pub const WIN_LIKE: i32 = 100_000;
 
-/// Weights of the [`Pattern4`] classes (index = class) in [`threat_eval`], in units of the
-/// window-sum evaluation: each empty cell of a class counts once, for the mover (whose turn
-/// it is to use it) and for the opponent (whose threats the mover has to answer first).
-/// Fitted by scripts/gomoku_fit_eval.py to the results of 612 match games (14,043
-/// positions): on held-out positions the classes cut the log-loss of the window sums alone
-/// from 0.611 to 0.448. The opponent's Flex3x2 came out negative (few cases) and is 0.
-const MOVER: [i32; N_CLASSES] = [0, -21, 47, 45, 69, 21, -61, 199, 1980, 0, 0];
-const WAITER: [i32; N_CLASSES] = [0, -21, 49, 44, 28, 0, -20, 85, 216, 3, 0];
-
 /// Empty cells of a colour's class counts (`counts`, indexed by class) in class `k` or
 /// stronger.
 fn count_from(counts: &[u16; N_CLASSES], k: Pattern4) -> u16 {
@@ -159,14 +151,15 @@ fn count_from(counts: &[u16; N_CLASSES], k: Pattern4) -> u16 {
 /// window sums: the sums count stones in windows and cannot tell an open three from a
 /// closed one, nor see one cell making threats in two directions, which is what decides
 /// Gomoku games. The opponent must have no five to complete (the search answers those).
-pub fn threat_eval(b: &Board, c: Color) -> i32 {
-    threat_eval_counts(b.class_counts(), c)
+/// `w` weighs the classes (see [`ClassWeights`]).
+pub fn threat_eval(b: &Board, c: Color, w: &ClassWeights) -> i32 {
+    threat_eval_counts(b.class_counts(), c, w)
 }
 
 /// [`threat_eval`] from both colours' class counts (as [`Board::peek_classes`] gives them
 /// for the position after a move).
 #[inline]
-pub fn threat_eval_counts(counts: &[[u16; N_CLASSES]; 2], c: Color) -> i32 {
+pub fn threat_eval_counts(counts: &[[u16; N_CLASSES]; 2], c: Color, w: &ClassWeights) -> i32 {
     let (own, opp) = (&counts[c.index()], &counts[c.opponent().index()]);
     // An open four to make wins: in the fitted games the mover won all 823 such positions
     // where the opponent had fours to interpose, and all of those where it had none.
@@ -182,7 +175,7 @@ pub fn threat_eval_counts(counts: &[[u16; N_CLASSES]; 2], c: Color) -> i32 {
     }
     let mut v = 0;
     for k in 0..N_CLASSES {
-        v += MOVER[k] * own[k] as i32 - WAITER[k] * opp[k] as i32;
+        v += w.mover[k] * own[k] as i32 - w.waiter[k] * opp[k] as i32;
     }
     v
 }

@@ -21,6 +21,9 @@ mod rule_tests;
 pub mod search;
 #[cfg(test)]
 mod search_tests;
+pub mod selfplay;
 pub mod swap2;
 pub mod threats;
+pub mod train;
 pub mod tt;
+pub mod weights;

@@ -14,6 +14,7 @@ use super::eval::{
 };
 use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
+use super::weights::ClassWeights;
 use crate::color::Color;
 use crate::search::{Deadline, Limits, Poller};
 
@@ -114,15 +115,17 @@ pub struct SearchConfig {
     /// VCF/VCT and VCF defence at the root.
     pub threats: bool,
     /// Line patterns (open threes, four-threes, double threes) in the evaluation and the
-    /// move order, on top of the paper's window sums, with weights fitted to game results
-    /// (scripts/gomoku_fit_eval.py). Against the paper configuration at 1 s per move it
-    /// won 414 of 480 games (12 seeds of scripts/gomoku_vs_paper.sh) where the window sums
-    /// alone won 405.5: a small gain, under one standard deviation, bought with about 30%
-    /// of the alpha-beta's node rate (the pattern upkeep and reading; leaves are valued by
+    /// move order, on top of the paper's window sums, weighed by `eval`. With the classic
+    /// weights, against the paper configuration at 1 s per move it won 414 of 480 games (12
+    /// seeds of scripts/gomoku_vs_paper.sh) where the window sums alone won 405.5: a small
+    /// gain, under one standard deviation, bought with about 30% of the alpha-beta's node
+    /// rate (the pattern upkeep and reading; leaves are valued by
     /// `Board::peek` and `Board::peek_classes` either way).
     pub patterns: bool,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
+    /// Weights of the line-pattern classes in the evaluation (with `patterns`).
+    pub eval: ClassWeights,
 }
 
 impl Default for SearchConfig {
@@ -133,6 +136,7 @@ impl Default for SearchConfig {
             threats: true,
             patterns: true,
             tt_mb: 64,
+            eval: ClassWeights::default(),
         }
     }
 }
@@ -735,7 +739,7 @@ impl Searcher {
                 leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
                     // As `with_patterns` values the child.
                     if self.config.patterns && v.abs() < MATE_BOUND {
-                        v + threat_eval_counts(&b.peek_classes(p, c), o)
+                        v + threat_eval_counts(&b.peek_classes(p, c), o, &self.config.eval)
                     } else {
                         v
                     }
@@ -802,7 +806,7 @@ impl Searcher {
     #[inline]
     fn with_patterns(&self, b: &Board, c: Color, v: i32) -> i32 {
         if self.config.patterns && v.abs() < MATE_BOUND {
-            v + threat_eval(b, c)
+            v + threat_eval(b, c, &self.config.eval)
         } else {
             v
         }

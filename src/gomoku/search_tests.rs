@@ -213,6 +213,7 @@ fn a_four_on_the_horizon_is_answered_before_the_node_is_valued() {
         threats: false,
         patterns: false,
         tt_mb: 1,
+        ..SearchConfig::default()
     };
     assert!(Searcher::new(paper).value(&mut b, White, 0).abs() < MATE_BOUND);
 
@@ -398,14 +399,15 @@ fn threat_cache_stays_within_its_limit() {
 #[test]
 fn pattern_evaluation_sees_open_threes_and_double_threes() {
     use super::eval::{threat_eval, WIN_LIKE};
+    use super::weights::ClassWeights;
     let mut b = Board::new(15, Rule::Freestyle);
     for col in 5..=7 {
         b.place(b.point(col, 7), Black);
     }
     b.place(b.point(1, 1), White);
     b.track_patterns();
-    assert_eq!(threat_eval(&b, Black), WIN_LIKE);
-    assert!(threat_eval(&b, White).abs() < WIN_LIKE / 2);
+    assert_eq!(threat_eval(&b, Black, &ClassWeights::CLASSIC), WIN_LIKE);
+    assert!(threat_eval(&b, White, &ClassWeights::CLASSIC).abs() < WIN_LIKE / 2);
 
     // Black: two stones on row 7 and two in column 10 whose lines cross at (10, 7), free
     // around; White has scattered stones only. Black to move plays a double three there.
@@ -417,14 +419,14 @@ fn pattern_evaluation_sees_open_threes_and_double_threes() {
         b.place(b.point(col, row), White);
     }
     b.track_patterns();
-    assert_eq!(threat_eval(&b, Black), WIN_LIKE / 2);
+    assert_eq!(threat_eval(&b, Black, &ClassWeights::CLASSIC), WIN_LIKE / 2);
     // A White three with one end blocked gives White a four to interpose: no longer a
     // static win.
     for (col, row) in [(2, 3), (3, 3), (4, 3)] {
         b.place(b.point(col, row), White);
     }
     b.place(b.point(1, 3), Black);
-    let v = threat_eval(&b, Black);
+    let v = threat_eval(&b, Black, &ClassWeights::CLASSIC);
     assert!(v < WIN_LIKE / 2 && v > -WIN_LIKE / 2, "{v}");
 
     // The engine with patterns on tracks them itself and still finds the open-three win.

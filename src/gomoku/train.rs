@@ -1,0 +1,395 @@
+//! `quartet bench gomoku train`: fits the [`ClassWeights`] of the line-pattern evaluation to
+//! self-play positions (`selfplay.rs`) by logistic regression ("Texel" tuning).
+//!
+//! The model, for the side to move: P(win) = sigmoid(a * paper + sum_k (m_k * mover_k -
+//! w_k * waiter_k) + t), where `paper` is the window-sum evaluation (`evaluate_sums`) and
+//! mover_k / waiter_k count the empty cells in class k of the two sides. `a` is not fitted
+//! with the rest: it is the scale that maps the search's scores (in the same units) to the
+//! results, fitted first. The weights the engine adds to `paper` are m_k / a and w_k / a.
+//! The target blends the game's result with the search's own opinion: `lambda * result +
+//! (1 - lambda) * sigmoid(a * score + b)` (a result alone blames every move of a lost
+//! game; a score alone is only as good as the search that gave
+//! it). Positions the evaluation never values are left out: either side with a five to
+//! complete (the search answers those), the mover with an open four, or a four-three or
+//! double three against no fours (`threat_eval` rules those won).
+//!
+//! Every `holdout`-th game is kept out of the fit; the held-out error of the classic weights
+//! (their scale and tempo fitted the same way) and of the fitted ones is printed.
+use super::board::{Board, Rule};
+use super::eval::{evaluate_sums, threat_eval_counts};
+use super::patterns::{Pattern4, N_CLASSES};
+use super::selfplay::GameRecord;
+use super::weights::{ClassWeights, MAX_WEIGHT};
+use crate::color::Color;
+
+/// Classes fitted for the mover: Flex2x2 ..= Block4Flex3 (an own Flex4 is ruled won).
+const MOVER_K: std::ops::RangeInclusive<usize> = 1..=8;
+/// Classes fitted for the waiting side: Flex2x2 ..= Flex4.
+const WAITER_K: std::ops::RangeInclusive<usize> = 1..=9;
+/// Features: paper, the mover's and the waiter's classes, then the constant.
+const NF: usize = 1 + 8 + 9 + 1;
+
+/// One position's features and labels.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub x: [f64; NF],
+    /// Class counts of both sides (mover first) and the paper value, to value the position
+    /// with any weights.
+    pub counts: [[u16; N_CLASSES]; 2],
+    pub paper: i32,
+    /// The mover's result: 1 won, 0.5 drawn, 0 lost.
+    pub result: f64,
+    /// The search's score for the mover.
+    pub score: f64,
+    pub held_out: bool,
+}
+
+/// The positions of `games` worth fitting, every `holdout`-th game held out.
+pub fn samples(size: usize, games: &[GameRecord], holdout: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for (gi, g) in games.iter().enumerate() {
+        let mut b = Board::new(size, Rule::Freestyle);
+        b.track_patterns();
+        let held_out = holdout > 0 && gi % holdout == holdout - 1;
+        for (i, &m) in g.moves.iter().enumerate() {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if i >= g.random {
+                if let Some(s) = sample(&b, c, g, i - g.random, held_out) {
+                    out.push(s);
+                }
+            }
+            let p = b.point(m as usize % size, m as usize / size);
+            b.place(p, c);
+        }
+    }
+    out
+}
+
+fn sample(b: &Board, c: Color, g: &GameRecord, k: usize, held_out: bool) -> Option<Sample> {
+    let all = b.class_counts();
+    let counts = [all[c.index()], all[c.opponent().index()]];
+    let (own, opp) = (&counts[0], &counts[1]);
+    let five = Pattern4::Five as usize;
+    let opp_fours: u16 = opp[Pattern4::Block4 as usize..].iter().sum();
+    if own[five] > 0 || opp[five] > 0 || own[Pattern4::Flex4 as usize] > 0 {
+        return None;
+    }
+    if opp_fours == 0 && own[Pattern4::Block4Flex3 as usize] + own[Pattern4::Flex3x2 as usize] > 0 {
+        return None;
+    }
+    let paper = evaluate_sums(b.eval_sum(c), b.eval_sum(c.opponent()));
+    let mut x = [0.0; NF];
+    x[0] = paper as f64;
+    for (j, k) in MOVER_K.enumerate() {
+        x[1 + j] = own[k] as f64;
+    }
+    for (j, k) in WAITER_K.enumerate() {
+        x[9 + j] = opp[k] as f64;
+    }
+    x[NF - 1] = 1.0;
+    let result = match g.winner {
+        None => 0.5,
+        Some(w) if w == c => 1.0,
+        Some(_) => 0.0,
+    };
+    Some(Sample {
+        x,
+        counts,
+        paper,
+        result,
+        score: g.scores[k] as f64,
+        held_out,
+    })
+}
+
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+/// Cross-entropy of prediction `p` against target `y` (both in [0, 1]).
+fn log_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Logistic regression by Newton's method with an L2 penalty `l2` (not on the last
+/// feature, the constant) over rows `xs` (each `n` features) and targets `ys`, each row's
+/// prediction shifted by its `offset` (a fixed part of the model; empty for none). The
+/// features are scaled to unit variance inside, so one penalty fits all.
+pub fn fit(xs: &[Vec<f64>], ys: &[f64], offset: &[f64], l2: f64) -> Vec<f64> {
+    let n = xs[0].len();
+    let m = xs.len() as f64;
+    let mut sd = vec![1.0; n];
+    for (j, s) in sd.iter_mut().enumerate().take(n - 1) {
+        let mean = xs.iter().map(|x| x[j]).sum::<f64>() / m;
+        let var = xs.iter().map(|x| (x[j] - mean).powi(2)).sum::<f64>() / m;
+        *s = var.sqrt().max(1e-9);
+    }
+    let mut w = vec![0.0; n];
+    let mut z = vec![0.0; n];
+    for _ in 0..50 {
+        let mut g = vec![0.0; n];
+        let mut h = vec![vec![0.0; n]; n];
+        for (i, (x, &y)) in xs.iter().zip(ys).enumerate() {
+            for j in 0..n {
+                z[j] = x[j] / sd[j];
+            }
+            let off = offset.get(i).copied().unwrap_or(0.0);
+            let p = sigmoid(off + z.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>());
+            let (r, q) = (p - y, p * (1.0 - p));
+            for j in 0..n {
+                g[j] += r * z[j];
+                let qz = q * z[j];
+                for (hk, zk) in h[j].iter_mut().zip(&z) {
+                    *hk += qz * zk;
+                }
+            }
+        }
+        for j in 0..n {
+            g[j] /= m;
+            for v in h[j].iter_mut() {
+                *v /= m;
+            }
+            if j < n - 1 {
+                g[j] += l2 * w[j];
+                h[j][j] += l2;
+            }
+        }
+        let step = solve(h, g);
+        let mut biggest: f64 = 0.0;
+        for j in 0..n {
+            w[j] -= step[j];
+            biggest = biggest.max(step[j].abs());
+        }
+        if biggest < 1e-10 {
+            break;
+        }
+    }
+    w.iter().zip(&sd).map(|(a, s)| a / s).collect()
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting (small, dense, positive
+/// definite systems).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for col in 0..n {
+        let piv = (col..n)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, piv);
+        b.swap(col, piv);
+        let d = a[col][col];
+        if d.abs() < 1e-300 {
+            continue;
+        }
+        let pivot_row = a[col].clone();
+        for r in col + 1..n {
+            let f = a[r][col] / d;
+            for (x, p) in a[r][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
+            }
+            b[r] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let s: f64 = (r + 1..n).map(|k| a[r][k] * x[k]).sum();
+        x[r] = if a[r][r].abs() < 1e-300 {
+            0.0
+        } else {
+            (b[r] - s) / a[r][r]
+        };
+    }
+    x
+}
+
+/// The fit's outcome.
+pub struct Fitted {
+    pub weights: ClassWeights,
+    /// Lines of the report (also the weights file's comment).
+    pub report: Vec<String>,
+}
+
+/// Fits the weights to `samples` with targets blended by `lambda` (see the module comment).
+pub fn train(samples: &[Sample], lambda: f64, l2: f64) -> Result<Fitted, String> {
+    let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| !s.held_out);
+    if train.len() < 1000 || test.len() < 100 {
+        return Err(format!(
+            "{} training and {} held-out positions: too few to fit",
+            train.len(),
+            test.len()
+        ));
+    }
+    let mut report = Vec::new();
+    // How the search's scores map to results: one scale and a tempo.
+    let score_fit = fit(
+        &train.iter().map(|s| vec![s.score, 1.0]).collect::<Vec<_>>(),
+        &train.iter().map(|s| s.result).collect::<Vec<_>>(),
+        &[],
+        0.0,
+    );
+    let target = |s: &Sample| {
+        lambda * s.result + (1.0 - lambda) * sigmoid(score_fit[0] * s.score + score_fit[1])
+    };
+    report.push(format!(
+        "{} positions fitted, {} held out; lambda {lambda}, l2 {l2}; search score scale {:.3e}",
+        train.len(),
+        test.len(),
+        score_fit[0]
+    ));
+    let ys: Vec<f64> = train.iter().map(|s| target(s)).collect();
+    // Three models, each judged on the held-out positions against the results and against
+    // the blended targets: the paper's sums alone, the classic weights, the new fit.
+    let classic = |s: &Sample| {
+        let counts = [s.counts[0], s.counts[1]];
+        // Mover at index 0 here is Black's slot for threat_eval_counts.
+        (s.paper + threat_eval_counts(&counts, Color::Black, &ClassWeights::CLASSIC)) as f64
+    };
+    let paper_w = fit(
+        &train.iter().map(|s| vec![s.x[0], 1.0]).collect::<Vec<_>>(),
+        &ys,
+        &[],
+        0.0,
+    );
+    let classic_w = fit(
+        &train
+            .iter()
+            .map(|s| vec![classic(s), 1.0])
+            .collect::<Vec<_>>(),
+        &ys,
+        &[],
+        0.0,
+    );
+    // The window sums keep the scale that maps the search's scores to results: the
+    // engine's values are in those units, and fitted freely their weight came out
+    // negative on 214k positions (they overlap the classes), leaving no scale at all.
+    let a = score_fit[0];
+    let offsets: Vec<f64> = train.iter().map(|s| a * s.x[0]).collect();
+    let mut full_w = vec![a];
+    full_w.extend(fit(
+        &train.iter().map(|s| s.x[1..].to_vec()).collect::<Vec<_>>(),
+        &ys,
+        &offsets,
+        l2,
+    ));
+    let errors = |pred: &dyn Fn(&Sample) -> f64| {
+        let (mut lr, mut lt, mut mse) = (0.0, 0.0, 0.0);
+        for s in &test {
+            let p = pred(s);
+            lr += log_loss(p, s.result);
+            lt += log_loss(p, target(s));
+            mse += (p - target(s)).powi(2);
+        }
+        let n = test.len() as f64;
+        (lr / n, lt / n, mse / n)
+    };
+    type Model<'m> = Box<dyn Fn(&Sample) -> f64 + 'm>;
+    let models: [(&str, Model); 3] = [
+        (
+            "window sums alone",
+            Box::new(|s: &Sample| sigmoid(paper_w[0] * s.x[0] + paper_w[1])),
+        ),
+        (
+            "classic weights",
+            Box::new(|s: &Sample| sigmoid(classic_w[0] * classic(s) + classic_w[1])),
+        ),
+        (
+            "fitted weights",
+            Box::new(|s: &Sample| sigmoid(s.x.iter().zip(&full_w).map(|(a, b)| a * b).sum())),
+        ),
+    ];
+    for (name, pred) in &models {
+        let (lr, lt, mse) = errors(pred.as_ref());
+        report.push(format!(
+            "held out, {name}: log-loss vs results {lr:.4}, vs targets {lt:.4}, squared error vs targets {mse:.4}"
+        ));
+    }
+    if a <= 0.0 {
+        return Err(format!(
+            "the search scores came out with scale {a:.3e} <= 0: no scale to convert to"
+        ));
+    }
+    let mut weights = ClassWeights {
+        mover: [0; N_CLASSES],
+        waiter: [0; N_CLASSES],
+    };
+    for (j, k) in MOVER_K.enumerate() {
+        weights.mover[k] = ((full_w[1 + j] / a).round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+    }
+    for (j, k) in WAITER_K.enumerate() {
+        weights.waiter[k] = ((-full_w[9 + j] / a).round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+    }
+    report.push(format!(
+        "window-sum scale (fixed, the search scores') {a:.3e}, tempo {:.0} window units",
+        full_w[NF - 1] / a
+    ));
+    Ok(Fitted { weights, report })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn newton_recovers_a_known_logistic_model() {
+        // Targets are the model's own probabilities, so the fit must return the model.
+        let truth = [0.8, -1.5, 0.3];
+        let mut xs = Vec::new();
+        let mut ys = Vec::new();
+        for i in 0..400 {
+            let x = vec![(i % 17) as f64 / 4.0 - 2.0, (i % 5) as f64 - 2.0, 1.0];
+            ys.push(sigmoid(x.iter().zip(&truth).map(|(a, b)| a * b).sum()));
+            xs.push(x);
+        }
+        let w = fit(&xs, &ys, &[], 0.0);
+        for (a, b) in w.iter().zip(&truth) {
+            assert!((a - b).abs() < 1e-6, "{w:?}");
+        }
+        // A penalty shrinks the slopes, never the constant's share alone.
+        let shrunk = fit(&xs, &ys, &[], 0.5);
+        assert!(shrunk[0].abs() < truth[0] && shrunk[1].abs() < truth[1].abs());
+        // With the first term as a fixed offset, the rest is found alone.
+        let offsets: Vec<f64> = xs.iter().map(|x| truth[0] * x[0]).collect();
+        let rest: Vec<Vec<f64>> = xs.iter().map(|x| x[1..].to_vec()).collect();
+        let w = fit(&rest, &ys, &offsets, 0.0);
+        assert!(
+            (w[0] - truth[1]).abs() < 1e-6 && (w[1] - truth[2]).abs() < 1e-6,
+            "{w:?}"
+        );
+    }
+
+    #[test]
+    fn samples_skip_positions_the_rules_decide_and_hold_out_games() {
+        // Black builds an open four on row 7 from col 5: once it stands, Black to move
+        // has a five and the position is skipped.
+        let g = GameRecord {
+            random: 0,
+            winner: Some(Color::Black),
+            moves: vec![
+                7 * 15 + 5,
+                0,
+                7 * 15 + 6,
+                14,
+                7 * 15 + 7,
+                14 * 15,
+                7 * 15 + 8,
+                14 * 15 + 14,
+                7 * 15 + 9,
+            ],
+            scores: vec![0; 9],
+        };
+        let all = samples(15, &[g.clone(), g], 2);
+        // Nine positions a game; skipped: Black to move with its open three (an open four
+        // to make), White to move facing the four, Black to move with the five to make.
+        let per_game = all.len() / 2;
+        assert_eq!(per_game, 6);
+        assert_eq!(all.iter().filter(|s| s.held_out).count(), per_game);
+        let first = &all[0];
+        assert_eq!(first.result, 1.0);
+        assert_eq!(all[1].result, 0.0);
+    }
+}
