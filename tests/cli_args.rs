@@ -126,3 +126,22 @@ fn book_and_learn_options_are_checked_before_anything_runs() {
         "/dev/zero: larger than 64 MiB",
     );
 }
+
+#[test]
+fn othello_eval_names_a_built_in_evaluation_or_none_with_weights() {
+    fails_with(&["othello", "--eval", "quadratic"], "'--eval <EVAL>'");
+    fails_with(
+        &[
+            "othello",
+            "--eval",
+            "linear",
+            "--weights",
+            "data/othello/weights.txt",
+        ],
+        "cannot be used with",
+    );
+    for eval in ["pattern", "linear"] {
+        let (code, err) = run(&["othello", "--eval", eval]);
+        assert_eq!(code, Some(0), "{eval}: {err}");
+    }
+}

@@ -24,6 +24,10 @@ pub enum BenchOthello {
         /// Transposition table size.
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
+        /// Instruction level of the solver copy: plain, avx2 or avx512 (default: the
+        /// highest this CPU has; a higher one than that falls back to it).
+        #[arg(long, value_parser = crate::othello::isa::parse)]
+        isa: Option<u8>,
     },
     /// Midgame search depth completed within a time budget from a 40-empties position.
     Depth {
@@ -140,9 +144,10 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             count,
             first_id,
             hash_mb,
+            isa,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            ffo(&file, skip, count, first_id, hash_mb)
+            ffo(&file, skip, count, first_id, hash_mb, isa)
         }
         BenchOthello::Depth {
             ms,
@@ -300,6 +305,7 @@ fn ffo(
     count: Option<usize>,
     first_id: Option<usize>,
     hash_mb: usize,
+    isa: Option<u8>,
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let first = first_id.unwrap_or_else(|| {
@@ -316,6 +322,10 @@ fn ffo(
     let lines = &lines[skip.min(lines.len())..];
     let lines = &lines[..count.unwrap_or(lines.len()).min(lines.len())];
     let mut solver = Solver::new(hash_mb);
+    if let Some(level) = isa {
+        solver.set_isa(level);
+    }
+    println!("solver copy: {}", crate::othello::isa::name(solver.isa()));
     let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
     let mut sort_nodes = 0u64;
     let (mut total_cpu, mut cpu_positions) = (0f64, 0);

@@ -19,10 +19,15 @@ pub struct OthelloArgs {
     /// 65536, and no more than the machine's memory.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
-    /// Evaluation weights: linear weights (text, as data/othello/weights.txt, the
-    /// default) or pattern tables (binary, as data/othello/patterns.bin); at most 16 MiB.
-    #[arg(long)]
+    /// Evaluation weights from a file: linear weights (text, as data/othello/weights.txt)
+    /// or pattern tables (binary, as data/othello/patterns.bin); at most 16 MiB.
+    #[arg(long, conflicts_with = "eval")]
     pub weights: Option<PathBuf>,
+    /// Built-in evaluation when no --weights is given: `pattern` (the tables of
+    /// data/othello/patterns.bin) or `linear` (the nine features of
+    /// data/othello/weights.txt).
+    #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
+    pub eval: String,
     /// Seconds per move when no time control was set with time_settings.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
@@ -87,7 +92,8 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     }
     let eval = match &args.weights {
         Some(p) => Evaluator::load(p)?,
-        None => Evaluator::from(Weights::default_weights()),
+        None if args.eval == "linear" => Evaluator::from(Weights::default_weights()),
+        None => Evaluator::default_patterns(),
     };
     if args.book_visits == 0 {
         return Err("--book-visits must be at least 1".into());

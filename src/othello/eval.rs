@@ -168,16 +168,16 @@ impl Weights {
 
 /// The feature vector of `b`, side to move minus opponent.
 pub fn features(b: &Board) -> [i32; NF] {
-    features_f::<false>(b)
+    features_f::<{ super::isa::PLAIN }>(b)
 }
 
-/// `features` with the AVX2 move generator when `F` (only where the CPU has it).
+/// `features` with the move generator of instruction level `I` (`super::isa`).
 #[inline(always)]
-pub fn features_f<const F: bool>(b: &Board) -> [i32; NF] {
+pub fn features_f<const I: u8>(b: &Board) -> [i32; NF] {
     let (p, o) = (b.p, b.o);
     let empty = b.empties();
-    let mp = moves_f::<F>(p, o);
-    let mo = moves_f::<F>(o, p);
+    let mp = moves_f::<I>(p, o);
+    let mo = moves_f::<I>(o, p);
     let mob = (mp.count_ones() + (mp & CORNERS).count_ones()) as i32
         - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
     let pot =
@@ -209,13 +209,13 @@ pub fn features_f<const F: bool>(b: &Board) -> [i32; NF] {
 
 /// Static evaluation in centi-discs for the side to move.
 pub fn evaluate(w: &Weights, b: &Board) -> i32 {
-    evaluate_f::<false>(w, b)
+    evaluate_f::<{ super::isa::PLAIN }>(w, b)
 }
 
-/// `evaluate` with the AVX2 move generator when `F` (only where the CPU has it).
+/// `evaluate` with the move generator of instruction level `I` (`super::isa`).
 #[inline(always)]
-pub fn evaluate_f<const F: bool>(w: &Weights, b: &Board) -> i32 {
-    let f = features_f::<F>(b);
+pub fn evaluate_f<const I: u8>(w: &Weights, b: &Board) -> i32 {
+    let f = features_f::<I>(b);
     let ws = &w.per_empties[(b.empties().count_ones() as usize).min(60)];
     let mut s = 0;
     for k in 0..NF {

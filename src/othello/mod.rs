@@ -7,6 +7,7 @@ pub mod eval;
 pub mod evaluator;
 pub mod ggf;
 pub mod gtp;
+pub mod isa;
 pub mod lastflip;
 pub mod learn;
 pub mod nboard;

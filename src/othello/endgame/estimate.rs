@@ -3,6 +3,7 @@
 use crate::othello::bitboard::{flips_f, moves_f, CORNERS};
 use crate::othello::board::Board;
 use crate::othello::eval::{evaluate_f, Weights};
+use crate::othello::isa::{AVX2, AVX512, PLAIN};
 use std::sync::OnceLock;
 
 /// Depth of the root guess. Deeper is not better with the linear evaluation: the mean
@@ -23,21 +24,22 @@ pub(super) fn weights() -> &'static Weights {
 
 /// A midgame estimate of the final score (even, in discs) to start MTD(f) from; `nodes`
 /// counts the positions it visits.
-pub(super) fn guess(b: &Board, nodes: &mut u64, fast: bool) -> i32 {
-    let v = if fast {
-        eval_search::<true>(weights(), b, GUESS_DEPTH, -INF, INF, nodes)
-    } else {
-        eval_search::<false>(weights(), b, GUESS_DEPTH, -INF, INF, nodes)
+pub(super) fn guess(b: &Board, nodes: &mut u64, level: u8) -> i32 {
+    let w = weights();
+    let v = match level {
+        AVX512 => eval_search::<AVX512>(w, b, GUESS_DEPTH, -INF, INF, nodes),
+        AVX2 => eval_search::<AVX2>(w, b, GUESS_DEPTH, -INF, INF, nodes),
+        _ => eval_search::<PLAIN>(w, b, GUESS_DEPTH, -INF, INF, nodes),
     };
     (((v as f64 / 200.0).round() as i32) * 2).clamp(-64, 64)
 }
 
 /// Fail-soft alpha-beta to `depth` with the evaluation at the leaves (centi-discs for the
-/// side to move; finished games score exactly, times 100). `F` picks the copy compiled
-/// with the fast instructions, as for the solver (`twin!`): the ordering searches are a
+/// side to move; finished games score exactly, times 100). `I` picks the copy compiled
+/// for that instruction level, as for the solver (`per_isa!`): the ordering searches are a
 /// third of the time of the hardest FFO positions.
 #[inline(always)]
-pub(super) fn eval_search<const F: bool>(
+pub(super) fn eval_search<const I: u8>(
     w: &Weights,
     b: &Board,
     depth: u32,
@@ -45,12 +47,30 @@ pub(super) fn eval_search<const F: bool>(
     beta: i32,
     nodes: &mut u64,
 ) -> i32 {
-    if F {
-        // SAFETY: `F` is true only when `cpu_is_fast()` found the features.
+    if I >= AVX512 {
+        // SAFETY: `I` is AVX512 only when `isa::detect()` found the features.
+        unsafe { eval_search_wide(w, b, depth, alpha, beta, nodes) }
+    } else if I >= AVX2 {
+        // SAFETY: `I` is at least AVX2 only when `isa::detect()` found the features.
         unsafe { eval_search_fast(w, b, depth, alpha, beta, nodes) }
     } else {
-        eval_search_body::<false>(w, b, depth, alpha, beta, nodes)
+        eval_search_body::<PLAIN>(w, b, depth, alpha, beta, nodes)
     }
+}
+
+#[cfg_attr(
+    target_arch = "x86_64",
+    target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")
+)]
+unsafe fn eval_search_wide(
+    w: &Weights,
+    b: &Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    eval_search_body::<AVX512>(w, b, depth, alpha, beta, nodes)
 }
 
 #[cfg_attr(
@@ -65,11 +85,11 @@ unsafe fn eval_search_fast(
     beta: i32,
     nodes: &mut u64,
 ) -> i32 {
-    eval_search_body::<true>(w, b, depth, alpha, beta, nodes)
+    eval_search_body::<AVX2>(w, b, depth, alpha, beta, nodes)
 }
 
 #[inline(always)]
-fn eval_search_body<const F: bool>(
+fn eval_search_body<const I: u8>(
     w: &Weights,
     b: &Board,
     depth: u32,
@@ -79,14 +99,14 @@ fn eval_search_body<const F: bool>(
 ) -> i32 {
     *nodes += 1;
     if depth == 0 {
-        return evaluate_f::<F>(w, b);
+        return evaluate_f::<I>(w, b);
     }
-    let mut mv = moves_f::<F>(b.p, b.o);
+    let mut mv = moves_f::<I>(b.p, b.o);
     if mv == 0 {
-        if moves_f::<F>(b.o, b.p) == 0 {
+        if moves_f::<I>(b.o, b.p) == 0 {
             return b.final_score() * 100;
         }
-        return -eval_search::<F>(w, &b.pass(), depth, -beta, -alpha, nodes);
+        return -eval_search::<I>(w, &b.pass(), depth, -beta, -alpha, nodes);
     }
     // Children with the opponent's weighted mobility (corners count double).
     let mut list = [(0u32, Board { p: 0, o: 0 }); 34];
@@ -94,9 +114,9 @@ fn eval_search_body<const F: bool>(
     while mv != 0 {
         let sq = mv.trailing_zeros() as usize;
         mv &= mv - 1;
-        let next = b.play_flips(sq, flips_f::<F>(b.p, b.o, sq));
+        let next = b.play_flips(sq, flips_f::<I>(b.p, b.o, sq));
         let mob = if depth >= SORTED_DEPTH {
-            let r = moves_f::<F>(next.p, next.o);
+            let r = moves_f::<I>(next.p, next.o);
             r.count_ones() + (r & CORNERS).count_ones()
         } else {
             0
@@ -115,7 +135,7 @@ fn eval_search_body<const F: bool>(
             }
             list.swap(i, k);
         }
-        let v = -eval_search::<F>(w, &list[i].1, depth - 1, -beta, -alpha, nodes);
+        let v = -eval_search::<I>(w, &list[i].1, depth - 1, -beta, -alpha, nodes);
         if v > best {
             best = v;
             if v > alpha {

@@ -16,15 +16,15 @@ const QUADRANTS: [u64; 4] = [
 ];
 
 impl Solver {
-    twin!(shallow, shallow_body, shallow_fast, shallow_plain, (b: Board, alpha: i32, beta: i32, n: u32, passed: bool));
-    twin!(solve_4, solve_4_body, solve_4_fast, solve_4_plain, (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool));
-    twin!(solve_3, solve_3_body, solve_3_fast, solve_3_plain, (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool));
-    twin!(solve_2, solve_2_body, solve_2_fast, solve_2_plain, (p: u64, o: u64, alpha: i32, beta: i32, x: u8, y: u8, passed: bool));
+    per_isa!(shallow, shallow_body, shallow_wide, shallow_fast, shallow_plain, (b: Board, alpha: i32, beta: i32, n: u32, passed: bool));
+    per_isa!(solve_4, solve_4_body, solve_4_wide, solve_4_fast, solve_4_plain, (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool));
+    per_isa!(solve_3, solve_3_body, solve_3_wide, solve_3_fast, solve_3_plain, (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool));
+    per_isa!(solve_2, solve_2_body, solve_2_wide, solve_2_fast, solve_2_plain, (p: u64, o: u64, alpha: i32, beta: i32, x: u8, y: u8, passed: bool));
 
     /// Plain alpha-beta over 5..=`SHALLOW` empties: parity order, no move mask, squares
     /// without an adjacent opponent disc skipped before any flip computation.
     #[inline(always)]
-    fn shallow_body<const F: bool>(
+    fn shallow_body<const I: u8>(
         &mut self,
         b: Board,
         mut alpha: i32,
@@ -33,7 +33,7 @@ impl Solver {
         passed: bool,
     ) -> i32 {
         if n <= 4 {
-            return self.small::<F>(b, alpha, beta);
+            return self.small::<I>(b, alpha, beta);
         }
         self.nodes += 1;
         if alpha >= stability_threshold(n) {
@@ -54,11 +54,11 @@ impl Solver {
                     if NEIGHBOUR[sq] & b.o == 0 {
                         continue;
                     }
-                    let f = flips_f::<F>(b.p, b.o, sq);
+                    let f = flips_f::<I>(b.p, b.o, sq);
                     if f == 0 {
                         continue;
                     }
-                    let v = -self.shallow::<F>(b.play_flips(sq, f), -beta, -alpha, n - 1, false);
+                    let v = -self.shallow::<I>(b.play_flips(sq, f), -beta, -alpha, n - 1, false);
                     if v > best {
                         best = v;
                         if v > alpha {
@@ -76,7 +76,7 @@ impl Solver {
                 // Neither side can move: the game is over.
                 return b.final_score();
             }
-            return -self.shallow::<F>(b.pass(), -beta, -alpha, n, true);
+            return -self.shallow::<I>(b.pass(), -beta, -alpha, n, true);
         }
         best
     }
@@ -84,7 +84,7 @@ impl Solver {
     /// Entry to the last four empties: lists them once, odd quadrants first, so the
     /// levels below work on named squares instead of bitboard scans.
     #[inline(always)]
-    pub(super) fn small<const F: bool>(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
+    pub(super) fn small<const I: u8>(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
         let empties = b.empties();
         let odd = odd_quadrants(empties);
         let mut sq = [0u8; 4];
@@ -101,9 +101,9 @@ impl Solver {
         }
         let (p, o) = (b.p, b.o);
         match k {
-            4 => self.solve_4::<F>(p, o, alpha, beta, sq, false),
-            3 => self.solve_3::<F>(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
-            2 => self.solve_2::<F>(p, o, alpha, beta, sq[0], sq[1], false),
+            4 => self.solve_4::<I>(p, o, alpha, beta, sq, false),
+            3 => self.solve_3::<I>(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
+            2 => self.solve_2::<I>(p, o, alpha, beta, sq[0], sq[1], false),
             1 => {
                 self.nodes += 1;
                 last_one(p, sq[0] as usize)
@@ -119,7 +119,7 @@ impl Solver {
     /// 2-empty levels are written out: no square lists rebuilt per move, no call for the
     /// last square (a generic `n`-square version was 8-16% slower on FFO #45).
     #[inline(always)]
-    fn solve_4_body<const F: bool>(
+    fn solve_4_body<const I: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -136,12 +136,12 @@ impl Solver {
             if NEIGHBOUR[x] & o == 0 {
                 continue;
             }
-            let f = flips_f::<F>(p, o, x);
+            let f = flips_f::<I>(p, o, x);
             if f == 0 {
                 continue;
             }
             let three = [sq[rest[0]], sq[rest[1]], sq[rest[2]]];
-            let v = -self.solve_3::<F>(o & !f, p | f | (1u64 << x), -beta, -alpha, three, false);
+            let v = -self.solve_3::<I>(o & !f, p | f | (1u64 << x), -beta, -alpha, three, false);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -156,14 +156,14 @@ impl Solver {
             if passed {
                 return Board { p, o }.final_score();
             }
-            return -self.solve_4::<F>(o, p, -beta, -alpha, sq, true);
+            return -self.solve_4::<I>(o, p, -beta, -alpha, sq, true);
         }
         best
     }
 
     /// As `solve_4_body`, three squares.
     #[inline(always)]
-    fn solve_3_body<const F: bool>(
+    fn solve_3_body<const I: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -180,12 +180,12 @@ impl Solver {
             if NEIGHBOUR[x] & o == 0 {
                 continue;
             }
-            let f = flips_f::<F>(p, o, x);
+            let f = flips_f::<I>(p, o, x);
             if f == 0 {
                 continue;
             }
             let (a, b) = (sq[rest[0]], sq[rest[1]]);
-            let v = -self.solve_2::<F>(o & !f, p | f | (1u64 << x), -beta, -alpha, a, b, false);
+            let v = -self.solve_2::<I>(o & !f, p | f | (1u64 << x), -beta, -alpha, a, b, false);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -200,7 +200,7 @@ impl Solver {
             if passed {
                 return Board { p, o }.final_score();
             }
-            return -self.solve_3::<F>(o, p, -beta, -alpha, sq, true);
+            return -self.solve_3::<I>(o, p, -beta, -alpha, sq, true);
         }
         best
     }
@@ -208,7 +208,7 @@ impl Solver {
     /// Two empties `x` and `y`: each move leaves one square, counted by `last_one`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn solve_2_body<const F: bool>(
+    fn solve_2_body<const I: u8>(
         &mut self,
         p: u64,
         o: u64,
@@ -224,7 +224,7 @@ impl Solver {
             if NEIGHBOUR[a] & o == 0 {
                 continue;
             }
-            let f = flips_f::<F>(p, o, a);
+            let f = flips_f::<I>(p, o, a);
             if f == 0 {
                 continue;
             }
@@ -245,7 +245,7 @@ impl Solver {
             if passed {
                 return Board { p, o }.final_score();
             }
-            return -self.solve_2::<F>(o, p, -beta, -alpha, x, y, true);
+            return -self.solve_2::<I>(o, p, -beta, -alpha, x, y, true);
         }
         best
     }

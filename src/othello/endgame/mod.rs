@@ -22,6 +22,7 @@
 //! file holds the root driver.
 use super::bitboard::moves;
 use super::board::Board;
+use super::isa;
 use crate::search::StopToken;
 use std::time::Instant;
 
@@ -42,34 +43,47 @@ const CHECK_INTERVAL: u64 = 1 << 16;
 /// 8, 12 and 16 on FFO #41-#47 by 2-7% in nodes).
 const ETC_EMPTIES: u32 = 10;
 
-/// Makes the recursive solver function `$body::<F>` callable as `$name::<F>`, compiled
-/// twice: `$fast` with the popcnt/lzcnt/bmi/AVX2 instructions (a popcount is one
-/// instruction instead of a dozen, and move generation and flips run four directions per
-/// AVX2 instruction: `bitboard::moves_f`/`flips_f`), `$plain` for any x86-64. `F` is a
+/// Makes the recursive solver function `$body::<I>` callable as `$name::<I>`, compiled
+/// once per instruction level `I` (`isa`): `$wide` with AVX-512 (flips by a vector
+/// leading-zero count), `$fast` with popcnt/lzcnt/BMI/AVX2 (a popcount is one instruction
+/// instead of a dozen, and move generation and flips run four directions per AVX2
+/// instruction: `bitboard::moves_f`/`flips_f`), `$plain` for any x86-64. `I` is a
 /// constant, so each copy only ever recurses into itself. The default build targets
-/// baseline x86-64, hence the run-time choice (`Solver::fast`).
-macro_rules! twin {
-    ($name:ident, $body:ident, $fast:ident, $plain:ident, ($($arg:ident: $ty:ty),*)) => {
+/// baseline x86-64, hence the run-time choice (`Solver::isa`).
+macro_rules! per_isa {
+    ($name:ident, $body:ident, $wide:ident, $fast:ident, $plain:ident, ($($arg:ident: $ty:ty),*)) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        pub(super) fn $name<const F: bool>(&mut self, $($arg: $ty),*) -> i32 {
-            if F {
-                // SAFETY: `F` is true only when `cpu_is_fast()` found the features.
+        pub(super) fn $name<const I: u8>(&mut self, $($arg: $ty),*) -> i32 {
+            if I >= crate::othello::isa::AVX512 {
+                // SAFETY: `I` is AVX512 only when `isa::detect()` found the features.
+                unsafe { self.$wide($($arg),*) }
+            } else if I >= crate::othello::isa::AVX2 {
+                // SAFETY: `I` is at least AVX2 only when `isa::detect()` found the features.
                 unsafe { self.$fast($($arg),*) }
             } else {
                 self.$plain($($arg),*)
             }
         }
 
+        #[cfg_attr(
+            target_arch = "x86_64",
+            target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")
+        )]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $wide(&mut self, $($arg: $ty),*) -> i32 {
+            self.$body::<{ crate::othello::isa::AVX512 }>($($arg),*)
+        }
+
         #[cfg_attr(target_arch = "x86_64", target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2"))]
         #[allow(clippy::too_many_arguments)]
         unsafe fn $fast(&mut self, $($arg: $ty),*) -> i32 {
-            self.$body::<true>($($arg),*)
+            self.$body::<{ crate::othello::isa::AVX2 }>($($arg),*)
         }
 
         #[allow(clippy::too_many_arguments)]
         fn $plain(&mut self, $($arg: $ty),*) -> i32 {
-            self.$body::<false>($($arg),*)
+            self.$body::<{ crate::othello::isa::PLAIN }>($($arg),*)
         }
     };
 }
@@ -86,22 +100,6 @@ use estimate::guess;
 use order::{pick, Move};
 pub use table::EndTable;
 
-/// Whether this CPU has the instructions of the fast solver copy.
-fn cpu_is_fast() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 pub struct Solver {
     pub table: EndTable,
     pub nodes: u64,
@@ -112,8 +110,8 @@ pub struct Solver {
     aborted: bool,
     /// Node count at which the stop flag and the clock are read next.
     next_check: u64,
-    /// Use the fast-instruction copy of the search (see `twin!`).
-    fast: bool,
+    /// Instruction level of the copy of the search that runs (`isa`, `per_isa!`).
+    isa: u8,
     /// Positions visited by the evaluation searches (root guess, move ordering); not in
     /// `nodes`, which counts exact-search positions only.
     pub sort_nodes: u64,
@@ -164,7 +162,7 @@ impl Solver {
             mtd: true,
             aborted: false,
             next_check: 0,
-            fast: cpu_is_fast(),
+            isa: isa::detect(),
             sort_nodes: 0,
             sel_flag: 0,
             sel_moves: 0,
@@ -180,6 +178,16 @@ impl Solver {
     pub fn set_limits(&mut self, stop: StopToken, deadline: Option<Instant>) {
         self.stop = stop;
         self.deadline = deadline;
+    }
+
+    /// Runs the copy of instruction level `level` (`isa`), at most what the CPU has:
+    /// for comparing the copies (`quartet bench othello ffo --isa`).
+    pub fn set_isa(&mut self, level: u8) {
+        self.isa = level.min(isa::detect());
+    }
+
+    pub fn isa(&self) -> u8 {
+        self.isa
     }
 
     pub fn was_aborted(&self) -> bool {
@@ -201,7 +209,7 @@ impl Solver {
             return Solved { score, best: None };
         }
         let mut list = [Move::default(); 34];
-        let count = self.order::<false>(
+        let count = self.order::<{ isa::PLAIN }>(
             b,
             mv,
             &mut list,
@@ -264,7 +272,7 @@ impl Solver {
         if !self.mtd {
             return self.solve_window(b, -64, 64);
         }
-        let mut g = guess(b, &mut self.sort_nodes, self.fast);
+        let mut g = guess(b, &mut self.sort_nodes, self.isa);
         if b.empties().count_ones() >= self.sel_root {
             for (&(moves, empties), mark) in self.sel_passes.iter().zip(SELECTIVE_MARKS) {
                 self.sel_flag = mark;
@@ -310,10 +318,10 @@ impl Solver {
 
     /// Root-level entry: picks the compiled copy of the search for this CPU.
     fn search_any(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-        if self.fast {
-            self.search::<true>(b, alpha, beta, n)
-        } else {
-            self.search::<false>(b, alpha, beta, n)
+        match self.isa {
+            isa::AVX512 => self.search::<{ isa::AVX512 }>(b, alpha, beta, n),
+            isa::AVX2 => self.search::<{ isa::AVX2 }>(b, alpha, beta, n),
+            _ => self.search::<{ isa::PLAIN }>(b, alpha, beta, n),
         }
     }
 }

@@ -37,7 +37,7 @@ impl Solver {
     /// the enhanced transposition cut-off or the children themselves). With `lite`, only
     /// mobility and parity: below the table the tie-breaks cost more than they save.
     #[inline(always)]
-    pub(super) fn order<const F: bool>(
+    pub(super) fn order<const I: u8>(
         &self,
         b: &Board,
         mut mv: u64,
@@ -51,12 +51,12 @@ impl Solver {
         while mv != 0 {
             let sq = mv.trailing_zeros() as usize;
             mv &= mv - 1;
-            let f = flips_f::<F>(b.p, b.o, sq);
+            let f = flips_f::<I>(b.p, b.o, sq);
             let next = b.play_flips(sq, f);
             if prefetch {
                 self.table.prefetch(&next);
             }
-            let reply = moves_f::<F>(next.p, next.o);
+            let reply = moves_f::<I>(next.p, next.o);
             // Edax-style fastest-first: opponent mobility (corners double) dominates, then
             // our corner-anchored discs, then opponent potential mobility, then parity.
             let mob = (reply.count_ones() + (reply & CORNERS).count_ones()) as i32;
@@ -89,12 +89,7 @@ impl Solver {
     ///
     /// The search runs to depth 1, or `(n - 7) / 3` from `DEEP_SORT_EMPTIES`, in a window that only separates moves within `SORT_WINDOW` discs below
     /// `alpha`: worse ones are all losing and their order hardly matters.
-    pub(super) fn order_by_eval<const F: bool>(
-        &mut self,
-        b: &Board,
-        list: &mut [Move],
-        alpha: i32,
-    ) {
+    pub(super) fn order_by_eval<const I: u8>(&mut self, b: &Board, list: &mut [Move], alpha: i32) {
         let n = b.empties().count_ones();
         let depth = if n < DEEP_SORT_EMPTIES {
             1
@@ -105,7 +100,7 @@ impl Solver {
         let w = weights();
         for m in list.iter_mut() {
             let next = b.play_flips(m.sq as usize, m.flips);
-            let e = eval_search::<F>(w, &next, depth, -100_000, beta, &mut self.sort_nodes);
+            let e = eval_search::<I>(w, &next, depth, -100_000, beta, &mut self.sort_nodes);
             m.score -= e * EVAL_WEIGHT;
         }
     }

@@ -9,20 +9,14 @@ use crate::othello::stability::stable;
 use std::time::Instant;
 
 impl Solver {
-    twin!(search, search_body, search_fast, search_plain, (b: Board, alpha: i32, beta: i32, n: u32));
+    per_isa!(search, search_body, search_wide, search_fast, search_plain, (b: Board, alpha: i32, beta: i32, n: u32));
 
     /// Principal-variation search for positions with more than `SHALLOW` empties, backed
     /// by the table from `TABLE_EMPTIES` on; delegates below `SHALLOW`.
     #[inline(always)]
-    fn search_body<const F: bool>(
-        &mut self,
-        b: Board,
-        mut alpha: i32,
-        mut beta: i32,
-        n: u32,
-    ) -> i32 {
+    fn search_body<const I: u8>(&mut self, b: Board, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         if n <= SHALLOW {
-            return self.shallow::<F>(b, alpha, beta, n, false);
+            return self.shallow::<I>(b, alpha, beta, n, false);
         }
         self.nodes += 1;
         // Compared with a threshold, not `nodes % k == 0`: this runs only at table nodes
@@ -67,15 +61,15 @@ impl Solver {
             }
             tt_move = Some(e.best);
         }
-        let mv = moves_f::<F>(b.p, b.o);
+        let mv = moves_f::<I>(b.p, b.o);
         if mv == 0 {
-            if moves_f::<F>(b.o, b.p) == 0 {
+            if moves_f::<I>(b.o, b.p) == 0 {
                 return b.final_score();
             }
-            return -self.search::<F>(b.pass(), -beta, -alpha, n);
+            return -self.search::<I>(b.pass(), -beta, -alpha, n);
         }
         let mut list = [Move::default(); 34];
-        let count = self.order::<F>(&b, mv, &mut list, tt_move, n > TABLE_EMPTIES, !use_table);
+        let count = self.order::<I>(&b, mv, &mut list, tt_move, n > TABLE_EMPTIES, !use_table);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cut-off: a child whose stored upper bound already
             // refutes beta from our side settles this node without searching.
@@ -95,14 +89,14 @@ impl Solver {
         let eval_order = n >= EVAL_ORDER_EMPTIES;
         let tt_first = tt_move.is_some_and(|t| mv >> t & 1 != 0);
         if eval_order && !tt_first {
-            self.order_by_eval::<F>(&b, &mut list[..count], alpha);
+            self.order_by_eval::<I>(&b, &mut list[..count], alpha);
         }
         let orig_alpha = alpha;
         let mut best_score = -65;
         let mut best_sq = list[0].sq;
         for i in 0..count {
             if i == 1 && eval_order && tt_first {
-                self.order_by_eval::<F>(&b, &mut list[1..count], alpha);
+                self.order_by_eval::<I>(&b, &mut list[1..count], alpha);
             }
             // The selective pre-search (see `Solver::solve`) stops after the first moves.
             if i >= self.sel_moves && self.sel_flag != 0 && n >= self.sel_empties {
@@ -113,11 +107,11 @@ impl Solver {
             let next = b.play_flips(m.sq as usize, m.flips);
             let mut v;
             if i == 0 {
-                v = -self.search::<F>(next, -beta, -alpha, n - 1);
+                v = -self.search::<I>(next, -beta, -alpha, n - 1);
             } else {
-                v = -self.search::<F>(next, -alpha - 1, -alpha, n - 1);
+                v = -self.search::<I>(next, -alpha - 1, -alpha, n - 1);
                 if v > alpha && v < beta {
-                    v = -self.search::<F>(next, -beta, -v, n - 1);
+                    v = -self.search::<I>(next, -beta, -v, n - 1);
                 }
             }
             if self.aborted {

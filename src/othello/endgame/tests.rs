@@ -81,20 +81,20 @@ fn last_empties_agree_with_minimax() {
         let b = random_game(&mut rng, target);
         let exact = minimax(&b, false);
         let n = b.empties().count_ones();
-        // Every other position through the baseline-x86-64 copy, which otherwise never
-        // runs on a CPU that has the fast instructions.
-        let fast = solver.fast;
-        solver.fast = fast && checked % 2 == 0;
+        // Positions in turn through each copy this CPU runs (`per_isa!`): the baseline
+        // x86-64 one otherwise never runs on a CPU that has the fast instructions.
+        let level = (checked % 3) as u8;
+        solver.set_isa(level);
         for (a, be) in [
             (-64, 64),
             (exact - 1, exact + 1),
             (exact, exact + 2),
             (exact - 2, exact),
         ] {
-            let v = if solver.fast {
-                solver.search::<true>(b, a, be, n)
-            } else {
-                solver.search::<false>(b, a, be, n)
+            let v = match solver.isa() {
+                isa::AVX512 => solver.search::<{ isa::AVX512 }>(b, a, be, n),
+                isa::AVX2 => solver.search::<{ isa::AVX2 }>(b, a, be, n),
+                _ => solver.search::<{ isa::PLAIN }>(b, a, be, n),
             };
             // Fail-soft: inside the window exact, outside it a bound on the right side.
             let obf = b.to_obf(crate::color::Color::Black);
@@ -106,7 +106,6 @@ fn last_empties_agree_with_minimax() {
                 assert!(exact >= v, "fail-high {v} above the score {exact}: {obf}");
             }
         }
-        solver.fast = fast;
         checked += 1;
     }
 }
