@@ -16,9 +16,13 @@ fn game_from(rows: &[&str], komi: f32) -> Game {
 }
 
 fn best(g: &Game, c: Color, playouts: u64) -> String {
+    best_on_threads(g, c, playouts, 1)
+}
+
+fn best_on_threads(g: &Game, c: Color, playouts: u64, threads: usize) -> String {
     let mut p = Player::new(PlayerConfig {
         playouts: Some(playouts),
-        threads: 1,
+        threads,
         seed: 3,
         resign_threshold: 0.0,
     });
@@ -51,6 +55,9 @@ fn wins_the_capturing_race() {
     );
     assert_eq!(best(&g, Black, 1000), "J9");
     assert_eq!(best(&g, White, 1000), "A9");
+    // Threads sharing one tree (virtual loss sends them down different lines) find it too.
+    assert_eq!(best_on_threads(&g, Black, 1000, 2), "J9");
+    assert_eq!(best_on_threads(&g, White, 1000, 3), "A9");
 }
 
 #[test]

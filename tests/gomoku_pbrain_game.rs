@@ -4,76 +4,13 @@
 //! depth that proves it). Issue 18: after the first search that ran into its hard deadline,
 //! the brain's stop token stayed set and every later `TURN` completed no iteration
 //! (`depth=0`, score 0).
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::thread::JoinHandle;
-use std::time::Duration;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_quartet");
+use common::brain::Brain;
+
 /// Moves each brain makes. 10 each is 20 searches; two equal engines do not finish a
 /// 15x15 game that fast.
 const MOVES_EACH: usize = 10;
-
-struct Brain {
-    child: Child,
-    stdin: ChildStdin,
-    answers: Receiver<String>,
-    log: JoinHandle<String>,
-}
-
-impl Brain {
-    fn start() -> Brain {
-        let mut child = Command::new(BIN)
-            .args(["gomoku", "--pbrain", "--log-level", "info"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start quartet");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let (tx, answers) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line.trim().to_string()).is_err() {
-                    break;
-                }
-            }
-        });
-        let log = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
-        });
-        Brain {
-            child,
-            stdin,
-            answers,
-            log,
-        }
-    }
-
-    /// Sends one line and returns the brain's one-line answer (each command sent here
-    /// answers exactly once).
-    fn ask(&mut self, line: &str) -> String {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-        self.answers
-            .recv_timeout(Duration::from_secs(20))
-            .unwrap_or_else(|_| panic!("no answer to {line:?} within 20 s"))
-    }
-
-    fn end(mut self) -> String {
-        let _ = writeln!(self.stdin, "END");
-        drop(self.stdin);
-        let status = self.child.wait().unwrap();
-        assert!(status.success());
-        self.log.join().unwrap()
-    }
-}
 
 /// Scores at or beyond this are wins or losses proved by the search (the engine's
 /// `MATE_BOUND`: a mate value minus at most 1000 plies).
@@ -110,18 +47,17 @@ fn is_move(answer: &str) -> bool {
 
 #[test]
 fn every_search_of_a_pbrain_game_completes_depth_four() {
-    let mut black = Brain::start();
-    let mut white = Brain::start();
+    let mut black = Brain::start_logged();
+    let mut white = Brain::start_logged();
     for b in [&mut black, &mut white] {
-        assert_eq!(b.ask("START 15"), "OK");
-        // INFO has no answer; the first answer read after it belongs to the next command.
-        writeln!(b.stdin, "INFO timeout_turn 500").unwrap();
+        assert_eq!(b.ask("START 15").0, "OK");
+        b.tell("INFO timeout_turn 500");
     }
-    let mut last = black.ask("BEGIN");
+    let mut last = black.ask("BEGIN").0;
     let mut made = (1, 0);
     while made.1 < MOVES_EACH {
         assert!(is_move(&last), "black answered {last:?}");
-        last = white.ask(&format!("TURN {last}"));
+        last = white.ask(&format!("TURN {last}")).0;
         if !is_move(&last) {
             break;
         }
@@ -129,7 +65,7 @@ fn every_search_of_a_pbrain_game_completes_depth_four() {
         if made.1 == MOVES_EACH {
             break;
         }
-        last = black.ask(&format!("TURN {last}"));
+        last = black.ask(&format!("TURN {last}")).0;
         if !is_move(&last) {
             break;
         }

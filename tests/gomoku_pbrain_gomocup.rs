@@ -4,70 +4,10 @@
 //! and the match clock (`INFO timeout_match`, `INFO time_left`; Petr Lastovicka's
 //! protocol text, petr.lastovicka.sweb.cz/protocl2en.htm: "time_left - remaining time
 //! limit of a whole match") never exceeded.
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_quartet");
-
-struct Brain {
-    child: Child,
-    stdin: ChildStdin,
-    answers: Receiver<String>,
-}
-
-impl Brain {
-    fn start() -> Brain {
-        let mut child = Command::new(BIN)
-            .args(["gomoku", "--pbrain"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start quartet");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, answers) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line.trim().to_string()).is_err() {
-                    break;
-                }
-            }
-        });
-        Brain {
-            child,
-            stdin,
-            answers,
-        }
-    }
-
-    /// Sends lines that get no answer.
-    fn tell(&mut self, lines: &str) {
-        self.stdin.write_all(lines.as_bytes()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Sends `lines` (ending with one command that answers once) and returns the answer
-    /// and the time from the last line's sending to the answer.
-    fn ask(&mut self, lines: &str) -> (String, Duration) {
-        self.tell(lines);
-        let t = Instant::now();
-        let a = self
-            .answers
-            .recv_timeout(Duration::from_secs(20))
-            .unwrap_or_else(|_| panic!("no answer to {lines:?} within 20 s"));
-        (a, t.elapsed())
-    }
-
-    fn end(mut self) {
-        let _ = writeln!(self.stdin, "END");
-        assert!(self.child.wait().unwrap().success());
-        assert!(self.answers.try_recv().is_err(), "an answer too many");
-    }
-}
+use common::brain::Brain;
+use std::time::Duration;
 
 fn xy(s: &str) -> (usize, usize) {
     let (x, y) = s

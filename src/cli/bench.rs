@@ -17,7 +17,8 @@ pub enum BenchGame {
     },
     /// Exact Dots-and-Boxes solve of an empty board: value, nodes, nodes/s, time.
     Dots(super::dots::BenchDotsArgs),
-    /// Light playouts per second on the empty board, one thread.
+    /// Light or heavy playouts per second on the empty board, one thread; with
+    /// `--threads N`, simulations per second of the tree search on N threads.
     Go {
         #[arg(long, default_value_t = 9)]
         boardsize: usize,
@@ -26,6 +27,10 @@ pub enum BenchGame {
         /// Use the search's heavy playout policy instead of light random playouts.
         #[arg(long)]
         heavy: bool,
+        /// Run the whole search (one tree shared by this many threads) instead of bare
+        /// playouts.
+        #[arg(long)]
+        threads: Option<usize>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -45,6 +50,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
             boardsize,
             seconds,
             heavy,
+            threads,
             seed,
         } => {
             if !crate::go::board::valid_size(boardsize) {
@@ -52,6 +58,27 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
             }
             if !(seconds > 0.0 && seconds <= 3600.0) {
                 return Err("--seconds must be in (0, 3600]".into());
+            }
+            if let Some(threads) = threads {
+                if threads == 0 || threads > 256 {
+                    return Err("--threads must be between 1 and 256".into());
+                }
+                let r = crate::go::bench::search_rate(
+                    boardsize,
+                    Duration::from_secs_f64(seconds),
+                    threads,
+                    seed,
+                );
+                println!(
+                    "go {boardsize}x{boardsize} search, {threads} thread(s): {} simulations in {:.2} s = {:.0}/s, {:.2} CPU-s ({:.0} per CPU-second), {} nodes",
+                    r.simulations,
+                    r.seconds,
+                    r.simulations as f64 / r.seconds,
+                    r.cpu_seconds,
+                    r.simulations as f64 / r.cpu_seconds.max(1e-9),
+                    r.nodes
+                );
+                return Ok(());
             }
             let r = crate::go::bench::playout_rate(
                 boardsize,

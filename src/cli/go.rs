@@ -7,10 +7,10 @@ use crate::go::player::PlayerConfig;
 
 #[derive(Args, Debug)]
 pub struct GoArgs {
-    /// Fixed playouts per move and thread (reproducible play); overrides the clock.
+    /// Fixed playouts per move, all threads together (reproducible play); overrides the clock.
     #[arg(long)]
     pub playouts: Option<u64>,
-    /// Search threads (root parallelism).
+    /// Search threads, all growing one shared tree.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Seed of the playout random numbers.

@@ -18,6 +18,7 @@
 //! killed half-way leaves no result and loses only its own work).
 use super::geometry::Geometry;
 use super::gtp::parse_box_size;
+use super::play::{choose_move_avoiding, PlayTable};
 use super::solver::{Solver, EXACT};
 use super::symmetry::Symmetries;
 use super::Board;
@@ -43,42 +44,53 @@ fn size_name(geo: &Geometry) -> String {
     format!("{}x{}", geo.cols(), geo.rows())
 }
 
-/// Walks the top of the tree asking "value >= t?" at `board` and records, per canonical
-/// leaf at `depth` edges, the thresholds it must answer. With `proof`, a node whose
-/// expected answer (`yes`) is yes needs only one child to show it: only the child `guess`
-/// picks is walked, so the tasks form a proof tree of the expected value.
-#[allow(clippy::too_many_arguments)]
-fn collect_thresholds(
-    board: &mut Board,
-    sym: &Symmetries,
+/// The walk over the top of the tree that finds the tasks and their thresholds.
+struct Walk {
+    sym: Symmetries,
     depth: usize,
-    t: i32,
-    yes: bool,
     proof: bool,
-    seen: &mut HashSet<(u128, i32, bool)>,
-    out: &mut BTreeMap<u128, BTreeSet<i32>>,
-) {
-    if board.is_over() {
-        return;
+    /// One solver table for all the proof tree's guesses (32 MB, zeroed once).
+    table: PlayTable,
+    seen: HashSet<(u128, i32, bool)>,
+    /// Thresholds per canonical leaf.
+    out: BTreeMap<u128, BTreeSet<i32>>,
+}
+
+impl Walk {
+    /// Asks "value >= t?" at `board` and records, per canonical leaf at `depth` edges, the
+    /// thresholds it must answer. With `proof`, a node whose expected answer (`yes`) is
+    /// yes needs only one child to show it: only the child `guess` picks is walked, so the
+    /// tasks form a proof tree of the expected value.
+    fn collect(&mut self, board: &mut Board, t: i32, yes: bool) {
+        if board.is_over() {
+            return;
+        }
+        let (key, _) = self.sym.canonical(board.drawn().lo);
+        if !self.seen.insert((key, t, yes && self.proof)) {
+            return;
+        }
+        if board.drawn().len() == self.depth {
+            self.out.entry(key).or_default().insert(t);
+            return;
+        }
+        let legal: Vec<usize> = match (self.proof && yes).then(|| self.guess(board)).flatten() {
+            Some(e) => vec![e],
+            None => board.legal_edges().collect(),
+        };
+        for e in legal {
+            let c = board.play(e).expect("a legal edge") as i32;
+            // c + V(child) >= t, or -V(child) >= t, i.e. not V(child) >= 1 - t.
+            let (child_t, child_yes) = if c > 0 { (t - c, yes) } else { (1 - t, !yes) };
+            self.collect(board, child_t, child_yes);
+            board.undo();
+        }
     }
-    let (key, _) = sym.canonical(board.drawn().lo);
-    if !seen.insert((key, t, yes && proof)) {
-        return;
-    }
-    if board.drawn().len() == depth {
-        out.entry(key).or_default().insert(t);
-        return;
-    }
-    let legal: Vec<usize> = match (proof && yes).then(|| guess(board)).flatten() {
-        Some(e) => vec![e],
-        None => board.legal_edges().collect(),
-    };
-    for e in legal {
-        let c = board.play(e).expect("a legal edge") as i32;
-        // c + V(child) >= t, or -V(child) >= t, i.e. not V(child) >= 1 - t.
-        let (child_t, child_yes) = if c > 0 { (t - c, yes) } else { (1 - t, !yes) };
-        collect_thresholds(board, sym, depth, child_t, child_yes, proof, seen, out);
-        board.undo();
+
+    /// The move the clocked search of play (`play::choose_move`) picks for the side to
+    /// move.
+    fn guess(&mut self, board: &Board) -> Option<usize> {
+        let (soft, hard) = (GUESS_TIME, GUESS_TIME * 2);
+        choose_move_avoiding(board, soft, hard, None, &[], &mut self.table).map(|c| c.edge)
     }
 }
 
@@ -86,11 +98,6 @@ fn collect_thresholds(
 /// solved exactly within it (so their guesses are right), big ones searched as deep as
 /// it allows with the long-chain heuristic at the horizon.
 const GUESS_TIME: Duration = Duration::from_secs(2);
-
-/// The move the clocked search of play (`play::choose_move`) picks for the side to move.
-fn guess(board: &Board) -> Option<usize> {
-    super::play::choose_move(board, GUESS_TIME, GUESS_TIME * 2, None).map(|c| c.edge)
-}
 
 /// Writes `split.txt` and one task per leaf into `dir` (created if needed), for proving
 /// that the root's value is `expect`; with `proof`, only the tasks of a proof tree (see
@@ -113,13 +120,19 @@ pub fn write_tasks(
     }
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let io = |e: std::io::Error| format!("{}: {e}", dir.display());
-    let sym = Symmetries::new(geo);
-    let mut found = BTreeMap::new();
-    let mut seen = HashSet::new();
+    let mut walk = Walk {
+        sym: Symmetries::new(geo),
+        depth,
+        proof,
+        table: PlayTable::default(),
+        seen: HashSet::new(),
+        out: BTreeMap::new(),
+    };
     let mut root = Board::from_geometry(geo.clone());
     for (t, yes) in [(expect, true), (expect + 1, false)] {
-        collect_thresholds(&mut root, &sym, depth, t, yes, proof, &mut seen, &mut found);
+        walk.collect(&mut root, t, yes);
     }
+    let found = walk.out;
     for (i, (&d, ts)) in found.iter().enumerate() {
         let b = board_of(geo, d);
         let edges: Vec<String> = (0..geo.n_edges())

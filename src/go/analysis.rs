@@ -1,4 +1,4 @@
-//! Go's live analysis: the trees' root statistics as [`Snapshot`]s for the shared
+//! Go's live analysis: the tree's root statistics as [`Snapshot`]s for the shared
 //! formatter (`lz-analyze`, `kata-analyze`, Sabaki's `analyze`), and the handlers.
 //!
 //! Where the numbers come from: win rates are the root children's own playout results;
@@ -28,7 +28,7 @@ fn vertex(b: &Board, m: Move) -> String {
     })
 }
 
-/// The analysis of `color` to move on `board` from the player's trees.
+/// The analysis of `color` to move on `board` from the player's tree.
 pub fn snapshot(player: &Player, board: &Board, color: Color, ownership: bool) -> Snapshot {
     let stats = player.all_root_stats();
     let prior_total: f64 = stats.iter().map(|s| s.prior as f64).sum::<f64>().max(1e-9);
@@ -37,12 +37,9 @@ pub fn snapshot(player: &Player, board: &Board, color: Color, ownership: bool) -
         .iter()
         .map(|s| {
             let winrate = s.winrate() as f64;
-            // The line of the tree that searched this move most.
             let pv = player
-                .trees()
-                .iter()
+                .tree()
                 .map(|t| t.principal_variation(s.mv, PV_LEN))
-                .max_by_key(|pv| pv.first().map_or(0, |x| x.1))
                 .unwrap_or_default();
             MoveInfo {
                 mv: vertex(board, s.mv),
@@ -60,13 +57,12 @@ pub fn snapshot(player: &Player, board: &Board, color: Color, ownership: bool) -
         .collect();
     let ownership = ownership.then(|| {
         let size = board.size();
-        let trees = player.trees();
+        let tree = player.tree();
         let mut v = Vec::with_capacity(size * size);
         for row in (0..size).rev() {
             for col in 0..size {
                 let p = board.point(col, row);
-                let o: f32 =
-                    trees.iter().map(|t| t.ownership(p)).sum::<f32>() / trees.len().max(1) as f32;
+                let o = tree.map_or(0.0, |t| t.ownership(p));
                 v.push(sign * o as f64);
             }
         }

@@ -1,9 +1,12 @@
-//! `quartet bench go`: light playouts per second on the empty board, one thread.
+//! `quartet bench go`: playouts per second on the empty board, one thread, or whole
+//! simulations per second of the tree search on N threads.
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::board::Board;
+use super::mcts::{Limits, Tree};
 use super::playout;
 
 pub struct PlayoutRate {
@@ -44,14 +47,48 @@ pub fn playout_rate(size: usize, duration: Duration, heavy: bool, seed: u64) -> 
     }
 }
 
+pub struct SearchRate {
+    pub simulations: u64,
+    pub seconds: f64,
+    /// CPU time of the whole process (every search thread).
+    pub cpu_seconds: f64,
+    pub nodes: usize,
+}
+
+/// Searches the empty board with `threads` threads sharing one tree for about `duration`:
+/// the figure that says how well the threads scale.
+pub fn search_rate(size: usize, duration: Duration, threads: usize, seed: u64) -> SearchRate {
+    let empty = Board::new(size);
+    let mut tree = Tree::new(&empty, 7.5, &[], seed);
+    let stop = AtomicBool::new(false);
+    let start = Instant::now();
+    let cpu_start = cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID);
+    let limits = Limits {
+        playouts: None,
+        deadline: Some(start + duration),
+        stop: &stop,
+    };
+    let simulations = tree.search(&limits, threads);
+    SearchRate {
+        simulations,
+        seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID) - cpu_start,
+        nodes: tree.node_count(),
+    }
+}
+
 /// CPU seconds used by the calling thread.
 fn thread_cpu_seconds() -> f64 {
+    cpu_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+fn cpu_seconds(clock: libc::clockid_t) -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: clock_gettime only writes the timespec we pass.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
     if rc != 0 {
         return 0.0;
     }

@@ -3,7 +3,7 @@
 //! `LABEL point text ...`, `VAR b|w point ...`, `TEXT ...`; `sboard` a board of strings,
 //! rows from the top, `""` for an empty label; `string` a one-line text.
 //!
-//! Each command first searches the current position for [`GFX_SEARCH`] (the trees are
+//! Each command first searches the current position for [`GFX_SEARCH`] (the tree is
 //! kept, so asking again refines the picture), bounded like every search by `# interrupt`.
 use std::time::Duration;
 

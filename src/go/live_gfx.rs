@@ -68,7 +68,7 @@ fn emit(s: &str) {
 impl GoEngine {
     /// Thinks for `color` in [`GFX_EVERY`] steps until `budget` (counted from `start`)
     /// is nearly used or the command is stopped, drawing after each step; the caller's
-    /// search then uses what is left, starting from the grown trees.
+    /// search then uses what is left, starting from the grown tree.
     pub(super) fn think_with_gfx(&mut self, color: Color, budget: Duration, start: Instant) {
         loop {
             let left = budget.saturating_sub(start.elapsed());

@@ -5,10 +5,14 @@
 //! with prior knowledge (captures, self-ataris, 3x3 shapes, distance to the last move, empty
 //! edges) expressed as virtual wins and visits.
 //!
-//! Thread contract: a `Tree` is owned by one thread; root parallelism combines several trees.
+//! Thread contract: a `Tree` is owned by one thread, and `search` runs its simulations on
+//! as many threads as asked, all in this one tree: the nodes sit behind a lock held for
+//! the walk down and the update, never for a playout (which takes most of the time), and
+//! a node counts its visit on the way down, so the threads spread over different lines.
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::board::{Board, Move, Point};
@@ -50,6 +54,8 @@ struct Node {
     first_child: u32,
     n_children: u16,
     expanded: bool,
+    /// A search thread is computing the children (outside the lock).
+    expanding: bool,
 }
 
 impl Node {
@@ -66,6 +72,7 @@ impl Node {
             first_child: 0,
             n_children: 0,
             expanded: false,
+            expanding: false,
         }
     }
 
@@ -114,13 +121,21 @@ pub struct Limits<'a> {
 }
 
 pub struct Tree {
-    nodes: Vec<Node>,
+    /// What simulations change; behind a lock while several threads search.
+    grown: Grown,
     root_board: Board,
     komi: f32,
     /// Positions the root's children may not recreate (positional superko).
     history: Vec<u64>,
+    /// The first search thread's generator; it also seeds the others.
     rng: SmallRng,
     amaf: Box<Amaf>,
+}
+
+/// The nodes and the playouts' ownership counts: the part of a tree that simulations
+/// write, shared by all search threads.
+struct Grown {
+    nodes: Vec<Node>,
     /// Ownership counts from playouts (black- and white-owned counts per point) for
     /// dead-stone estimates and the ownership map.
     owner_black: Vec<u32>,
@@ -128,21 +143,38 @@ pub struct Tree {
     owner_samples: u32,
 }
 
+/// What simulations only read: the root position.
+struct Root<'a> {
+    board: &'a Board,
+    komi: f32,
+    history: &'a [u64],
+}
+
+/// One search thread's own state.
+struct Worker<'a> {
+    rng: &'a mut SmallRng,
+    amaf: &'a mut Amaf,
+    /// New children, made before they go into the tree.
+    kids: Vec<Node>,
+}
+
 impl Tree {
     pub fn new(board: &Board, komi: f32, history: &[u64], seed: u64) -> Tree {
         patterns::warm_up();
         let mut t = Tree {
-            nodes: Vec::with_capacity(1 << 16),
+            grown: Grown {
+                nodes: Vec::with_capacity(1 << 16),
+                owner_black: vec![0; super::board::MAX_POINTS],
+                owner_white: vec![0; super::board::MAX_POINTS],
+                owner_samples: 0,
+            },
             root_board: board.clone(),
             komi,
             history: history.to_vec(),
             rng: SmallRng::seed_from_u64(seed),
             amaf: Box::new(Amaf::new()),
-            owner_black: vec![0; super::board::MAX_POINTS],
-            owner_white: vec![0; super::board::MAX_POINTS],
-            owner_samples: 0,
         };
-        t.nodes.push(Node::new(Move::Pass));
+        t.grown.nodes.push(Node::new(Move::Pass));
         t
     }
 
@@ -153,11 +185,11 @@ impl Tree {
         let mut b = self.root_board.clone();
         for &m in moves {
             let Some(i) = idx else { break };
-            let n = self.nodes[i];
+            let n = self.grown.nodes[i];
             let kids = n.first_child as usize..n.first_child as usize + n.n_children as usize;
             idx = kids
                 .into_iter()
-                .find(|&k| n.expanded && self.nodes[k].mv == m);
+                .find(|&k| n.expanded && self.grown.nodes[k].mv == m);
             // Moves not alternating in colour (GTP allows it) fail here and reset the tree.
             if !b.play(b.to_move(), m) {
                 idx = None;
@@ -169,25 +201,25 @@ impl Tree {
             *self = Tree::new(board, komi, history, seed);
             return;
         };
-        let mut fresh = Vec::with_capacity(self.nodes.len().max(1 << 16));
-        fresh.push(self.nodes[idx]);
-        if self.nodes[idx].expanded {
+        let mut fresh = Vec::with_capacity(self.grown.nodes.len().max(1 << 16));
+        fresh.push(self.grown.nodes[idx]);
+        if self.grown.nodes[idx].expanded {
             self.copy_children(idx, 0, &mut fresh);
         }
-        self.nodes = fresh;
+        self.grown.nodes = fresh;
         self.root_board = board.clone();
         self.history = history.to_vec();
-        self.owner_black.iter_mut().for_each(|x| *x = 0);
-        self.owner_white.iter_mut().for_each(|x| *x = 0);
-        self.owner_samples = 0;
+        self.grown.owner_black.iter_mut().for_each(|x| *x = 0);
+        self.grown.owner_white.iter_mut().for_each(|x| *x = 0);
+        self.grown.owner_samples = 0;
         self.filter_root_superko();
     }
 
     fn copy_children(&self, from: usize, to: usize, out: &mut Vec<Node>) {
-        let n = self.nodes[from];
+        let n = self.grown.nodes[from];
         let start = out.len();
         for i in 0..n.n_children as usize {
-            out.push(self.nodes[n.first_child as usize + i]);
+            out.push(self.grown.nodes[n.first_child as usize + i]);
         }
         out[to].first_child = start as u32;
         for i in 0..n.n_children as usize {
@@ -197,88 +229,244 @@ impl Tree {
 
     /// Drops root children that would repeat an earlier position.
     fn filter_root_superko(&mut self) {
-        let root = self.nodes[0];
+        let root = self.grown.nodes[0];
         if !root.expanded {
             return;
         }
         let c = self.root_board.to_move();
         for i in root.first_child as usize..(root.first_child + root.n_children as u32) as usize {
-            if let Move::Play(p) = self.nodes[i].mv {
+            if let Move::Play(p) = self.grown.nodes[i].mv {
                 if self.repeats(c, p) {
                     // A hopeless prior keeps it from ever being chosen.
-                    self.nodes[i].prior_visits = 1e9;
-                    self.nodes[i].prior_wins = 0.0;
-                    self.nodes[i].visits = 0;
-                    self.nodes[i].wins = 0.0;
+                    self.grown.nodes[i].prior_visits = 1e9;
+                    self.grown.nodes[i].prior_wins = 0.0;
+                    self.grown.nodes[i].visits = 0;
+                    self.grown.nodes[i].wins = 0.0;
                 }
             }
         }
     }
 
     fn repeats(&self, c: Color, p: Point) -> bool {
-        let mut b = self.root_board.clone();
-        b.play_legal(c, Move::Play(p));
-        self.history.contains(&b.hash())
+        Root {
+            board: &self.root_board,
+            komi: self.komi,
+            history: &self.history,
+        }
+        .repeats(c, p)
     }
 
     pub fn root_board(&self) -> &Board {
         &self.root_board
     }
 
-    /// Runs simulations until a limit is reached; returns how many ran.
-    pub fn search(&mut self, limits: &Limits) -> u64 {
-        let mut n = 0u64;
-        loop {
-            if limits.playouts.is_some_and(|p| n >= p)
-                || n >= MIN_PLAYOUTS && limits.stop.load(Ordering::Relaxed)
-            {
-                break;
-            }
-            // A few simulations always run, so even a zero budget yields a searched move.
-            if n >= MIN_PLAYOUTS && n.is_multiple_of(64) {
-                if let Some(d) = limits.deadline {
-                    if Instant::now() >= d {
-                        break;
-                    }
-                }
-            }
-            self.simulate();
-            n += 1;
+    /// Runs simulations on `threads` threads sharing this tree until a limit is reached
+    /// (`limits.playouts` counts them all); returns how many ran. One thread gives the
+    /// same simulations as before the tree was shared, for a given seed.
+    pub fn search(&mut self, limits: &Limits, threads: usize) -> u64 {
+        let root = Root {
+            board: &self.root_board,
+            komi: self.komi,
+            history: &self.history,
+        };
+        let grown = Mutex::new(&mut self.grown);
+        let started = AtomicU64::new(0);
+        let seeds: Vec<u64> = (1..threads.max(1)).map(|_| self.rng.gen()).collect();
+        let mut first = Worker {
+            rng: &mut self.rng,
+            amaf: &mut self.amaf,
+            kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
+        };
+        if seeds.is_empty() {
+            return run_worker(&root, &grown, &mut first, limits, &started);
         }
-        n
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = seeds
+                .into_iter()
+                .map(|seed| {
+                    let (root, grown, started) = (&root, &grown, &started);
+                    s.spawn(move || {
+                        let mut rng = SmallRng::seed_from_u64(seed);
+                        let mut amaf = Box::new(Amaf::new());
+                        let mut w = Worker {
+                            rng: &mut rng,
+                            amaf: &mut amaf,
+                            kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
+                        };
+                        run_worker(root, grown, &mut w, limits, started)
+                    })
+                })
+                .collect();
+            let own = run_worker(&root, &grown, &mut first, limits, &started);
+            own + helpers
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0))
+                .sum::<u64>()
+        })
     }
 
-    fn simulate(&mut self) {
-        let mut board = self.root_board.clone();
-        self.amaf.clear();
-        let mut path: [u32; 512] = [0; 512];
-        let mut depth = 0usize;
-        let mut idx = 0usize;
-        // The game ends at the second pass in a row, counting the opponent's pass before
-        // the root: after it, our pass child ends the game.
-        let mut passes = usize::from(board.last_move() == Some(Move::Pass));
+    /// Fraction of playouts that ended with `p` owned by black.
+    pub fn black_ownership(&self, p: Point) -> f32 {
+        if self.grown.owner_samples == 0 {
+            0.5
+        } else {
+            self.grown.owner_black[p] as f32 / self.grown.owner_samples as f32
+        }
+    }
+
+    /// Ownership of `p` in [-1, 1]: +1 when every playout ended with it Black's, -1 White's.
+    pub fn ownership(&self, p: Point) -> f32 {
+        if self.grown.owner_samples == 0 {
+            0.0
+        } else {
+            (self.grown.owner_black[p] as f32 - self.grown.owner_white[p] as f32)
+                / self.grown.owner_samples as f32
+        }
+    }
+
+    /// Mean final margin (Black minus White, komi included) over the root's simulations.
+    pub fn root_black_margin(&self) -> f32 {
+        let root = &self.grown.nodes[0];
+        if root.visits == 0 {
+            0.0
+        } else {
+            root.black_margin / root.visits as f32
+        }
+    }
+
+    /// The most visited line after root move `first` (itself included), at most `len`
+    /// moves, with each move's visits.
+    pub fn principal_variation(&self, first: Move, len: usize) -> Vec<(Move, u32)> {
+        let mut out = Vec::new();
+        let root = self.grown.nodes[0];
+        let kids =
+            root.first_child as usize..(root.first_child as usize + root.n_children as usize);
+        let Some(mut idx) = kids.into_iter().find(|&k| self.grown.nodes[k].mv == first) else {
+            return out;
+        };
         loop {
-            let node = self.nodes[idx];
-            if !node.expanded {
-                if (node.visits >= EXPAND_VISITS && self.nodes.len() < MAX_NODES || idx == 0)
-                    && passes < 2
-                {
-                    self.expand(idx, &board);
-                } else {
+            let n = self.grown.nodes[idx];
+            if n.visits == 0 || out.len() >= len {
+                break;
+            }
+            out.push((n.mv, n.visits));
+            if !n.expanded || n.n_children == 0 {
+                break;
+            }
+            let f = n.first_child as usize;
+            idx = (f..f + n.n_children as usize)
+                .max_by_key(|&k| self.grown.nodes[k].visits)
+                .unwrap_or(f);
+        }
+        out
+    }
+
+    /// Root moves with their statistics (visits and wins of the mover), most visited first.
+    pub fn root_stats(&self) -> Vec<MoveStats> {
+        let root = self.grown.nodes[0];
+        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
+            .map(|i| move_stats(&self.grown.nodes[root.first_child as usize + i]))
+            .filter(|s| s.visits > 0 || root.n_children == 1)
+            .collect();
+        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
+        v
+    }
+
+    /// Every root move (unvisited ones too, for `minmoves`), most visited first.
+    pub fn all_root_stats(&self) -> Vec<MoveStats> {
+        let root = self.grown.nodes[0];
+        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
+            .map(|i| self.grown.nodes[root.first_child as usize + i])
+            .filter(|n| n.prior_visits < 1e8) // superko repeats carry a hopeless prior
+            .map(|n| move_stats(&n))
+            .collect();
+        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
+        v
+    }
+
+    pub fn root_visits(&self) -> u32 {
+        self.grown.nodes[0].visits
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.grown.nodes.len()
+    }
+}
+
+/// Simulations of one search thread until a limit is reached; returns how many it ran.
+fn run_worker(
+    root: &Root,
+    grown: &Mutex<&mut Grown>,
+    w: &mut Worker,
+    limits: &Limits,
+    started: &AtomicU64,
+) -> u64 {
+    let mut n = 0u64;
+    loop {
+        if limits
+            .playouts
+            .is_some_and(|p| started.fetch_add(1, Ordering::Relaxed) >= p)
+            || n >= MIN_PLAYOUTS && limits.stop.load(Ordering::Relaxed)
+        {
+            break;
+        }
+        // A few simulations always run, so even a zero budget yields a searched move.
+        if n >= MIN_PLAYOUTS && n.is_multiple_of(64) {
+            if let Some(d) = limits.deadline {
+                if Instant::now() >= d {
                     break;
                 }
+            }
+        }
+        simulate(root, grown, w);
+        n += 1;
+    }
+    n
+}
+
+/// A lock poisoned by a panicking search thread still holds consistent counts.
+fn lock<'a, 'b>(grown: &'a Mutex<&'b mut Grown>) -> MutexGuard<'a, &'b mut Grown> {
+    grown.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One simulation: down the tree under the lock, the playout without it, then the
+/// results back up under the lock. The nodes passed count their visit on the way down
+/// (a virtual loss: other threads see them as tried and lost until the result arrives).
+fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
+    let mut board = root.board.clone();
+    w.amaf.clear();
+    let mut path: [u32; 512] = [0; 512];
+    let mut depth = 0usize;
+    let mut idx = 0usize;
+    // The game ends at the second pass in a row, counting the opponent's pass before
+    // the root: after it, our pass child ends the game.
+    let mut passes = usize::from(board.last_move() == Some(Move::Pass));
+    {
+        let mut g = lock(grown);
+        loop {
+            let node = g.nodes[idx];
+            if !node.expanded {
+                let due = node.visits >= EXPAND_VISITS && g.nodes.len() < MAX_NODES || idx == 0;
+                if !due || passes >= 2 || node.expanding {
+                    break;
+                }
+                g.nodes[idx].expanding = true;
+                drop(g);
+                children(root, idx == 0, &board, &mut w.kids);
+                g = lock(grown);
+                g.attach(idx, &w.kids);
             }
             if depth + 1 >= path.len() || passes >= 2 {
                 break;
             }
-            let child = self.select(idx);
+            let child = g.select(idx);
             let c = board.to_move();
-            let mv = self.nodes[child].mv;
+            let mv = g.nodes[child].mv;
             match mv {
                 Move::Pass => passes += 1,
                 Move::Play(p) => {
                     passes = 0;
-                    self.amaf.record(c, p);
+                    w.amaf.record(c, p);
                 }
             }
             board.play_legal(c, mv);
@@ -288,20 +476,26 @@ impl Tree {
         }
         path[depth] = idx as u32;
         depth += 1;
-        if passes >= 2 {
-            // The game is over, but its count is what a judge of life and death would say:
-            // a playout settles the stones still on the board. The root player's opponent
-            // moves first in it, so passing with an unsettled group counts that group lost
-            // (whoever moves first kills or saves it) and passing is worth what the
-            // position is worth without our next move.
-            board.set_to_move(self.root_board.to_move().opponent());
+        for &i in &path[..depth] {
+            g.nodes[i as usize].visits += 1;
         }
-        let balance = playout::run(&mut board, true, &mut self.rng, Some(&mut self.amaf));
-        self.record_ownership(&board);
-        let margin = balance as f32 - self.komi;
-        self.backup(&path[..depth], margin);
     }
+    if passes >= 2 {
+        // The game is over, but its count is what a judge of life and death would say:
+        // a playout settles the stones still on the board. The root player's opponent
+        // moves first in it, so passing with an unsettled group counts that group lost
+        // (whoever moves first kills or saves it) and passing is worth what the
+        // position is worth without our next move.
+        board.set_to_move(root.board.to_move().opponent());
+    }
+    let balance = playout::run(&mut board, true, w.rng, Some(w.amaf));
+    let margin = balance as f32 - root.komi;
+    let mut g = lock(grown);
+    g.record_ownership(&board);
+    g.backup(root, &path[..depth], margin, w.amaf);
+}
 
+impl Grown {
     fn record_ownership(&mut self, board: &Board) {
         self.owner_samples += 1;
         for p in board.points() {
@@ -329,64 +523,10 @@ impl Tree {
         }
     }
 
-    /// Fraction of playouts that ended with `p` owned by black.
-    pub fn black_ownership(&self, p: Point) -> f32 {
-        if self.owner_samples == 0 {
-            0.5
-        } else {
-            self.owner_black[p] as f32 / self.owner_samples as f32
-        }
-    }
-
-    /// Ownership of `p` in [-1, 1]: +1 when every playout ended with it Black's, -1 White's.
-    pub fn ownership(&self, p: Point) -> f32 {
-        if self.owner_samples == 0 {
-            0.0
-        } else {
-            (self.owner_black[p] as f32 - self.owner_white[p] as f32) / self.owner_samples as f32
-        }
-    }
-
-    /// Mean final margin (Black minus White, komi included) over the root's simulations.
-    pub fn root_black_margin(&self) -> f32 {
-        let root = &self.nodes[0];
-        if root.visits == 0 {
-            0.0
-        } else {
-            root.black_margin / root.visits as f32
-        }
-    }
-
-    /// The most visited line after root move `first` (itself included), at most `len`
-    /// moves, with each move's visits.
-    pub fn principal_variation(&self, first: Move, len: usize) -> Vec<(Move, u32)> {
-        let mut out = Vec::new();
-        let root = self.nodes[0];
-        let kids =
-            root.first_child as usize..(root.first_child as usize + root.n_children as usize);
-        let Some(mut idx) = kids.into_iter().find(|&k| self.nodes[k].mv == first) else {
-            return out;
-        };
-        loop {
-            let n = self.nodes[idx];
-            if n.visits == 0 || out.len() >= len {
-                break;
-            }
-            out.push((n.mv, n.visits));
-            if !n.expanded || n.n_children == 0 {
-                break;
-            }
-            let f = n.first_child as usize;
-            idx = (f..f + n.n_children as usize)
-                .max_by_key(|&k| self.nodes[k].visits)
-                .unwrap_or(f);
-        }
-        out
-    }
-
-    fn backup(&mut self, path: &[u32], margin: f32) {
+    /// Adds a finished simulation; its nodes counted the visit on the way down.
+    fn backup(&mut self, root: &Root, path: &[u32], margin: f32, amaf: &Amaf) {
         let black_wins = margin > 0.0;
-        let root_color = self.root_board.to_move();
+        let root_color = root.board.to_move();
         for (d, &i) in path.iter().enumerate() {
             let i = i as usize;
             // Player to move at this node; the node's own move was made by the other one.
@@ -397,7 +537,6 @@ impl Tree {
             };
             let mover_won = (to_move.opponent() == Color::Black) == black_wins;
             let node = &mut self.nodes[i];
-            node.visits += 1;
             node.black_margin += margin;
             if mover_won {
                 node.wins += 1.0;
@@ -408,7 +547,7 @@ impl Tree {
                 let (f, n) = (node.first_child as usize, node.n_children as usize);
                 for child in &mut self.nodes[f..f + n] {
                     if let Move::Play(p) = child.mv {
-                        if self.amaf.first[p] == code {
+                        if amaf.first[p] == code {
                             child.rave_visits += 1;
                             if child_won {
                                 child.rave_wins += 1.0;
@@ -436,179 +575,163 @@ impl Tree {
         best
     }
 
-    fn expand(&mut self, idx: usize, board: &Board) {
-        let c = board.to_move();
+    /// Gives node `idx` the children computed for it.
+    fn attach(&mut self, idx: usize, kids: &[Node]) {
         let first = self.nodes.len();
-        let last = board.last_move();
-        let mut near_captures = [0usize; 16];
-        let mut n_near = match last {
-            Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures, false),
-            _ => 0,
-        };
-        // Ataris anywhere on the board: capturing, or saving a string that can run (a
-        // ladder reader decides), and ataris that start a working ladder.
-        let mut futile = [0usize; 16];
-        let mut n_futile = 0;
-        for p in board.points() {
-            if board.stone(p).is_none() || board.string_head(p) != p {
-                continue;
+        self.nodes.extend_from_slice(kids);
+        let n = &mut self.nodes[idx];
+        n.first_child = first as u32;
+        n.n_children = kids.len() as u16;
+        n.expanded = true;
+        n.expanding = false;
+    }
+}
+
+/// The children of a new node at `board` (the root's if `at_root`) with their priors,
+/// into `out`: computed outside the tree's lock.
+fn children(root: &Root, at_root: bool, board: &Board, out: &mut Vec<Node>) {
+    let c = board.to_move();
+    out.clear();
+    let last = board.last_move();
+    let mut near_captures = [0usize; 16];
+    let mut n_near = match last {
+        Some(Move::Play(l)) => playout::capture_moves(board, c, l, &mut near_captures, false),
+        _ => 0,
+    };
+    // Ataris anywhere on the board: capturing, or saving a string that can run (a
+    // ladder reader decides), and ataris that start a working ladder.
+    let mut futile = [0usize; 16];
+    let mut n_futile = 0;
+    for p in board.points() {
+        if board.stone(p).is_none() || board.string_head(p) != p {
+            continue;
+        }
+        let own = board.stone(p) == Some(c);
+        match board.libs(p) {
+            1 => {
+                let Some(lib) = board.atari_lib(p) else {
+                    continue;
+                };
+                if own && !ladder::escapes(board, p) {
+                    if n_futile < futile.len() {
+                        futile[n_futile] = lib;
+                        n_futile += 1;
+                    }
+                } else if n_near < near_captures.len() && !near_captures[..n_near].contains(&lib) {
+                    near_captures[n_near] = lib;
+                    n_near += 1;
+                }
             }
-            let own = board.stone(p) == Some(c);
-            match board.libs(p) {
-                1 => {
-                    let Some(lib) = board.atari_lib(p) else {
-                        continue;
-                    };
-                    if own && !ladder::escapes(board, p) {
-                        if n_futile < futile.len() {
-                            futile[n_futile] = lib;
-                            n_futile += 1;
-                        }
-                    } else if n_near < near_captures.len()
-                        && !near_captures[..n_near].contains(&lib)
+            2 if !own => {
+                for a in board.two_libs(p).into_iter().flatten() {
+                    if n_near < near_captures.len()
+                        && !near_captures[..n_near].contains(&a)
+                        && ladder::atari_captures(board, c, a)
                     {
-                        near_captures[n_near] = lib;
+                        near_captures[n_near] = a;
                         n_near += 1;
                     }
                 }
-                2 if !own => {
-                    for a in board.two_libs(p).into_iter().flatten() {
-                        if n_near < near_captures.len()
-                            && !near_captures[..n_near].contains(&a)
-                            && ladder::atari_captures(board, c, a)
-                        {
-                            near_captures[n_near] = a;
-                            n_near += 1;
-                        }
-                    }
-                }
-                _ => {}
             }
+            _ => {}
         }
-        for &p in board.empty_points() {
-            let p = p as usize;
-            if !board.is_legal(c, p) || board.is_eye(c, p) {
-                continue;
-            }
-            if idx == 0 && self.repeats(c, p) {
-                continue;
-            }
-            let mut node = Node::new(Move::Play(p));
-            self.priors(&mut node, board, c, p, last, &near_captures[..n_near]);
-            if futile[..n_futile].contains(&p) && !near_captures[..n_near].contains(&p) {
-                node.prior_visits += 2.0 * PRIOR_SELF_ATARI;
-            }
-            self.nodes.push(node);
-        }
-        if self.nodes.len() == first {
-            self.nodes.push(Node::new(Move::Pass));
-        } else if board.last_move() == Some(Move::Pass) {
-            // After a pass, passing back ends the game: a candidate the search must weigh
-            // (its worth is the judged count, see `simulate`). An optimistic prior makes
-            // sure it is tried even beside moves that win every simulation; a losing end
-            // quickly falls behind the moves that play on.
-            let mut pass = Node::new(Move::Pass);
-            pass.prior_wins = PRIOR_EVEN;
-            pass.prior_visits = PRIOR_EVEN;
-            self.nodes.push(pass);
-        }
-        let count = (self.nodes.len() - first) as u16;
-        let n = &mut self.nodes[idx];
-        n.first_child = first as u32;
-        n.n_children = count;
-        n.expanded = true;
     }
-
-    fn priors(
-        &self,
-        node: &mut Node,
-        b: &Board,
-        c: Color,
-        p: Point,
-        last: Option<Move>,
-        near_captures: &[Point],
-    ) {
-        let mut add = |wins: f32, visits: f32| {
-            node.prior_wins += wins;
-            node.prior_visits += visits;
-        };
-        add(PRIOR_EVEN / 2.0, PRIOR_EVEN);
-        let mut captured = 0;
-        for n in b.neighbors(p) {
-            if b.stone(n) == Some(c.opponent()) && b.libs(n) == 1 {
-                captured += b.string_len(n);
-            }
+    for &p in board.empty_points() {
+        let p = p as usize;
+        if !board.is_legal(c, p) || board.is_eye(c, p) {
+            continue;
         }
-        let tactical = captured > 0 || near_captures.contains(&p);
-        if tactical {
-            let w = if captured > 1 {
-                PRIOR_CAPTURE_MANY
-            } else {
-                PRIOR_CAPTURE_ONE
-            };
+        if at_root && root.repeats(c, p) {
+            continue;
+        }
+        let mut node = Node::new(Move::Play(p));
+        priors(&mut node, board, c, p, last, &near_captures[..n_near]);
+        if futile[..n_futile].contains(&p) && !near_captures[..n_near].contains(&p) {
+            node.prior_visits += 2.0 * PRIOR_SELF_ATARI;
+        }
+        out.push(node);
+    }
+    if out.is_empty() {
+        out.push(Node::new(Move::Pass));
+    } else if board.last_move() == Some(Move::Pass) {
+        // After a pass, passing back ends the game: a candidate the search must weigh
+        // (its worth is the judged count, see `simulate`). An optimistic prior makes
+        // sure it is tried even beside moves that win every simulation; a losing end
+        // quickly falls behind the moves that play on.
+        let mut pass = Node::new(Move::Pass);
+        pass.prior_wins = PRIOR_EVEN;
+        pass.prior_visits = PRIOR_EVEN;
+        out.push(pass);
+    }
+}
+
+/// Prior knowledge of a new child, as virtual wins and visits.
+fn priors(
+    node: &mut Node,
+    b: &Board,
+    c: Color,
+    p: Point,
+    last: Option<Move>,
+    near_captures: &[Point],
+) {
+    let mut add = |wins: f32, visits: f32| {
+        node.prior_wins += wins;
+        node.prior_visits += visits;
+    };
+    add(PRIOR_EVEN / 2.0, PRIOR_EVEN);
+    let mut captured = 0;
+    for n in b.neighbors(p) {
+        if b.stone(n) == Some(c.opponent()) && b.libs(n) == 1 {
+            captured += b.string_len(n);
+        }
+    }
+    let tactical = captured > 0 || near_captures.contains(&p);
+    if tactical {
+        let w = if captured > 1 {
+            PRIOR_CAPTURE_MANY
+        } else {
+            PRIOR_CAPTURE_ONE
+        };
+        add(w, w);
+    }
+    if playout::is_self_atari(b, c, p) {
+        add(0.0, PRIOR_SELF_ATARI);
+    }
+    if patterns::matches(b, p) {
+        add(PRIOR_PATTERN, PRIOR_PATTERN);
+    }
+    let (col, row) = b.col_row(p);
+    if let Some(Move::Play(l)) = last {
+        let (lc, lr) = b.col_row(l);
+        let d = col.abs_diff(lc) + row.abs_diff(lr);
+        if (1..=3).contains(&d) {
+            let w = PRIOR_DISTANCE[d - 1];
             add(w, w);
         }
-        if playout::is_self_atari(b, c, p) {
-            add(0.0, PRIOR_SELF_ATARI);
-        }
-        if patterns::matches(b, p) {
-            add(PRIOR_PATTERN, PRIOR_PATTERN);
-        }
-        let (col, row) = b.col_row(p);
-        if let Some(Move::Play(l)) = last {
-            let (lc, lr) = b.col_row(l);
-            let d = col.abs_diff(lc) + row.abs_diff(lr);
-            if (1..=3).contains(&d) {
-                let w = PRIOR_DISTANCE[d - 1];
-                add(w, w);
-            }
-        }
-        let size = b.size();
-        let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
-        // Opening on small boards: the third to fifth lines build, the first two lines
-        // only defend or undermine; the search overrides this when a move there works.
-        let stones = size * size - b.empty_points().len();
-        if size <= 13 && stones < size * size / 8 && line <= 1 && !tactical {
-            add(0.0, PRIOR_OPENING_LOW_LINE);
-        }
-        if line <= 2 && empty_around(b, col, row, 3) {
-            if line <= 1 {
-                add(0.0, PRIOR_EMPTY_AREA);
-            } else {
-                add(PRIOR_EMPTY_AREA, PRIOR_EMPTY_AREA);
-            }
+    }
+    let size = b.size();
+    let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+    // Opening on small boards: the third to fifth lines build, the first two lines
+    // only defend or undermine; the search overrides this when a move there works.
+    let stones = size * size - b.empty_points().len();
+    if size <= 13 && stones < size * size / 8 && line <= 1 && !tactical {
+        add(0.0, PRIOR_OPENING_LOW_LINE);
+    }
+    if line <= 2 && empty_around(b, col, row, 3) {
+        if line <= 1 {
+            add(0.0, PRIOR_EMPTY_AREA);
+        } else {
+            add(PRIOR_EMPTY_AREA, PRIOR_EMPTY_AREA);
         }
     }
+}
 
-    /// Root moves with their statistics (visits and wins of the mover), most visited first.
-    pub fn root_stats(&self) -> Vec<MoveStats> {
-        let root = self.nodes[0];
-        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
-            .map(|i| move_stats(&self.nodes[root.first_child as usize + i]))
-            .filter(|s| s.visits > 0 || root.n_children == 1)
-            .collect();
-        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
-        v
-    }
-
-    /// Every root move (unvisited ones too, for `minmoves`), most visited first.
-    pub fn all_root_stats(&self) -> Vec<MoveStats> {
-        let root = self.nodes[0];
-        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
-            .map(|i| self.nodes[root.first_child as usize + i])
-            .filter(|n| n.prior_visits < 1e8) // superko repeats carry a hopeless prior
-            .map(|n| move_stats(&n))
-            .collect();
-        v.sort_by_key(|s| std::cmp::Reverse(s.visits));
-        v
-    }
-
-    pub fn root_visits(&self) -> u32 {
-        self.nodes[0].visits
-    }
-
-    pub fn node_count(&self) -> usize {
-        self.nodes.len()
+impl Root<'_> {
+    /// Whether `c` playing `p` at the root recreates an earlier position.
+    fn repeats(&self, c: Color, p: Point) -> bool {
+        let mut b = self.board.clone();
+        b.play_legal(c, Move::Play(p));
+        self.history.contains(&b.hash())
     }
 }
 
@@ -643,5 +766,92 @@ fn move_stats(n: &Node) -> MoveStats {
         } else {
             0.5
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(board: &Board, playouts: u64, threads: usize, seed: u64) -> (Tree, u64) {
+        let mut t = Tree::new(board, 7.5, &[], seed);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            playouts: Some(playouts),
+            deadline: None,
+            stop: &stop,
+        };
+        let n = t.search(&limits, threads);
+        (t, n)
+    }
+
+    /// Every simulation passed each node of its path once, whichever thread ran it, and
+    /// every virtual loss was settled by a result.
+    fn check_counts(t: &Tree, threads: usize) {
+        let nodes = &t.grown.nodes;
+        let mut reachable = 1;
+        for (i, n) in nodes.iter().enumerate() {
+            assert!(!n.expanding, "node {i} left half-expanded");
+            assert!(
+                n.wins <= n.visits as f32,
+                "node {i}: {} wins in {} visits",
+                n.wins,
+                n.visits
+            );
+            if !n.expanded {
+                continue;
+            }
+            reachable += n.n_children as usize;
+            let kids = &nodes[n.first_child as usize..][..n.n_children as usize];
+            let below: u32 = kids.iter().map(|k| k.visits).sum();
+            // A node is a leaf for its first EXPAND_VISITS simulations, and for those
+            // that arrive while another thread computes its children.
+            assert!(
+                below <= n.visits,
+                "node {i}: children {below} > visits {}",
+                n.visits
+            );
+            let slack = if i == 0 {
+                threads
+            } else {
+                EXPAND_VISITS as usize + threads
+            };
+            assert!(
+                (n.visits - below) as usize <= slack,
+                "node {i}: {} visits, {below} through its children",
+                n.visits
+            );
+        }
+        assert_eq!(
+            reachable,
+            nodes.len(),
+            "every node hangs under exactly one parent"
+        );
+    }
+
+    #[test]
+    fn threads_share_one_tree_and_count_every_simulation_once() {
+        let board = Board::new(9);
+        for threads in [1, 2, 3] {
+            let (t, n) = search(&board, 4000, threads, 11);
+            assert_eq!(n, 4000, "{threads} threads ran {n} simulations for 4000");
+            assert_eq!(t.root_visits(), 4000);
+            assert_eq!(t.grown.owner_samples, 4000);
+            check_counts(&t, threads);
+        }
+    }
+
+    #[test]
+    fn one_thread_is_reproducible_from_its_seed() {
+        let board = Board::new(9);
+        let (a, _) = search(&board, 1500, 1, 5);
+        let (b, _) = search(&board, 1500, 1, 5);
+        assert_eq!(a.all_root_stats(), b.all_root_stats());
+        let (c, _) = search(&board, 1500, 1, 6);
+        assert_ne!(
+            a.all_root_stats(),
+            c.all_root_stats(),
+            "the seed must matter"
+        );
     }
 }

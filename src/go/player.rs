@@ -1,5 +1,5 @@
 //! The Go player: runs MCTS on worker threads for `genmove`, decides when to pass or resign,
-//! keeps the trees between moves, and estimates dead stones for scoring.
+//! keeps the tree between moves, and estimates dead stones for scoring.
 //!
 //! Thread contract: `genmove` blocks the calling thread until the search ends, which is at
 //! the earliest of the playout limit, the soft deadline, or the stop flag being set.
@@ -14,7 +14,8 @@ use crate::color::Color;
 
 #[derive(Clone, Debug)]
 pub struct PlayerConfig {
-    /// Fixed playouts per move (per thread), for reproducible play; `None` means timed.
+    /// Fixed playouts per move (all threads together), for reproducible play; `None`
+    /// means timed.
     pub playouts: Option<u64>,
     pub threads: usize,
     pub seed: u64,
@@ -59,23 +60,24 @@ pub enum StoneStatus {
 
 pub struct Player {
     config: PlayerConfig,
-    trees: Vec<Tree>,
-    /// Game moves when the trees' roots were set, to find what was played since.
+    /// The search tree, shared by all search threads; kept between moves.
+    tree: Option<Tree>,
+    /// Game moves when the tree's root was set, to find what was played since.
     root_moves: Vec<(Color, Move)>,
     searches: u64,
     /// Our moves in a row whose search found nothing above the resign threshold, and the
     /// ply of the last of them.
     low_streak: u32,
     last_low_ply: Option<usize>,
-    /// The background search between commands (`--ponder`): it owns the trees until
+    /// The background search between commands (`--ponder`): it owns the tree until
     /// [`Player::stop_pondering`] takes them back.
     ponder: Option<Ponder>,
 }
 
-/// A running ponder: its stop flag and the thread that hands the trees back.
+/// A running ponder: its stop flag and the thread that hands the tree back.
 struct Ponder {
     stop: Arc<AtomicBool>,
-    handle: std::thread::JoinHandle<Vec<Tree>>,
+    handle: std::thread::JoinHandle<Option<Tree>>,
 }
 
 /// Longest ponder (the same bound as the longest move): a forgotten engine stops using
@@ -96,7 +98,7 @@ impl Player {
     pub fn new(config: PlayerConfig) -> Player {
         Player {
             config,
-            trees: Vec::new(),
+            tree: None,
             root_moves: Vec::new(),
             searches: 0,
             low_streak: 0,
@@ -110,18 +112,19 @@ impl Player {
     }
 
     /// Starts searching `game`'s position (the opponent to move, after our `genmove`) on
-    /// a background thread until [`Player::stop_pondering`]. The trees move to that
-    /// thread and come back grown, so the next search starts from the subtree of the move
+    /// a background thread until [`Player::stop_pondering`]. The tree moves to that
+    /// thread and comes back grown, so the next search starts from the subtree of the move
     /// the opponent actually played.
     pub fn start_pondering(&mut self, game: &Game) {
         self.stop_pondering();
         if self.config.playouts.is_some() {
-            // Fixed playouts are for reproducible play; pondering would change the trees.
+            // Fixed playouts are for reproducible play; pondering would change the tree.
             return;
         }
         let board = game.board().clone();
-        self.prepare_trees(game, &board);
-        let mut trees = std::mem::take(&mut self.trees);
+        self.prepare_tree(game, &board);
+        let mut tree = self.tree.take();
+        let threads = self.config.threads;
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let handle = std::thread::spawn(move || {
@@ -130,68 +133,58 @@ impl Player {
                 deadline: Some(Instant::now() + MAX_PONDER),
                 stop: &flag,
             };
-            std::thread::scope(|s| {
-                for t in trees.iter_mut() {
-                    let limits = &limits;
-                    s.spawn(move || t.search(limits));
-                }
-            });
-            trees
+            if let Some(t) = tree.as_mut() {
+                t.search(&limits, threads);
+            }
+            tree
         });
         self.ponder = Some(Ponder { stop, handle });
     }
 
-    /// Stops a running ponder and takes its trees back (a few milliseconds: the
+    /// Stops a running ponder and takes its tree back (a few milliseconds: the
     /// searches poll the flag every simulation). Without one, does nothing.
     pub fn stop_pondering(&mut self) {
         if let Some(p) = self.ponder.take() {
             p.stop.store(true, Ordering::Relaxed);
             match p.handle.join() {
-                Ok(trees) => self.trees = trees,
+                Ok(tree) => self.tree = tree,
                 Err(_) => {
-                    tracing::error!("ponder thread panicked; starting new trees");
+                    tracing::error!("ponder thread panicked; starting a new tree");
                     self.reset();
                 }
             }
         }
     }
 
-    /// Forgets the search trees (new game, board size or komi change).
+    /// Forgets the search tree (new game, board size or komi change).
     pub fn reset(&mut self) {
-        self.trees.clear();
+        self.tree = None;
         self.root_moves.clear();
         self.low_streak = 0;
         self.last_low_ply = None;
     }
 
-    fn prepare_trees(&mut self, game: &Game, board: &Board) {
-        let threads = self.config.threads.max(1);
+    fn prepare_tree(&mut self, game: &Game, board: &Board) {
         let moves = game.moves();
         let since: Option<Vec<Move>> = (moves.len() >= self.root_moves.len()
             && moves[..self.root_moves.len()] == self.root_moves[..])
             .then(|| moves[self.root_moves.len()..].iter().map(|m| m.1).collect());
         let unchanged = since.as_ref().is_some_and(|s| s.is_empty())
-            && self.trees.first().is_some_and(|t| {
+            && self.tree.as_ref().is_some_and(|t| {
                 t.root_board().hash() == board.hash() && t.root_board().to_move() == board.to_move()
             });
-        if self.trees.len() == threads && unchanged {
+        if unchanged {
             // Same position (analysis steps, a genmove after analysis): keep searching it.
             return;
         }
-        if self.trees.len() != threads || since.is_none() {
-            self.trees = (0..threads)
-                .map(|i| {
-                    let seed = self
-                        .config
-                        .seed
-                        .wrapping_add(self.searches.wrapping_mul(0x9E37_79B9))
-                        .wrapping_add(i as u64 * 0x0010_0000_0001);
-                    Tree::new(board, game.komi(), game.history(), seed)
-                })
-                .collect();
-        } else if let Some(since) = since {
-            for t in &mut self.trees {
-                t.advance(&since, board, game.komi(), game.history());
+        match (self.tree.as_mut(), since) {
+            (Some(t), Some(since)) => t.advance(&since, board, game.komi(), game.history()),
+            _ => {
+                let seed = self
+                    .config
+                    .seed
+                    .wrapping_add(self.searches.wrapping_mul(0x9E37_79B9));
+                self.tree = Some(Tree::new(board, game.komi(), game.history(), seed));
             }
         }
         self.root_moves = moves.to_vec();
@@ -205,41 +198,16 @@ impl Player {
             deadline,
             stop,
         };
-        if self.trees.len() == 1 {
-            return self.trees[0].search(&limits);
-        }
-        std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .trees
-                .iter_mut()
-                .map(|t| {
-                    let limits = &limits;
-                    s.spawn(move || t.search(limits))
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
-        })
+        let threads = self.config.threads.max(1);
+        self.tree.as_mut().map_or(0, |t| t.search(&limits, threads))
     }
 
-    fn merged_stats(&self) -> Vec<MoveStats> {
-        let mut all: Vec<MoveStats> = Vec::new();
-        for t in &self.trees {
-            for s in t.root_stats() {
-                match all.iter_mut().find(|a| a.mv == s.mv) {
-                    Some(a) => {
-                        a.visits += s.visits;
-                        a.wins += s.wins;
-                        a.margin_sum += s.margin_sum;
-                    }
-                    None => all.push(s),
-                }
-            }
-        }
-        all.sort_by_key(|s| std::cmp::Reverse(s.visits));
-        all
+    /// The root moves searched, most visited first.
+    fn root_stats(&self) -> Vec<MoveStats> {
+        self.tree.as_ref().map_or_else(Vec::new, Tree::root_stats)
     }
 
-    /// Searches the position for `budget` (or until `stop`), keeping the trees, for live
+    /// Searches the position for `budget` (or until `stop`), keeping the tree, for live
     /// analysis. Returns the playouts run.
     pub fn analyze_step(
         &mut self,
@@ -250,32 +218,20 @@ impl Player {
     ) -> u64 {
         let mut board = game.board().clone();
         board.set_to_move(color);
-        self.prepare_trees(game, &board);
+        self.prepare_tree(game, &board);
         self.run_search(Some(Instant::now() + budget), stop)
     }
 
-    /// The search trees (one per thread), for reporting.
-    pub fn trees(&self) -> &[Tree] {
-        &self.trees
+    /// The search tree, for reporting (none before the first search).
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
     }
 
-    /// Every root move summed over the trees, unvisited ones included, most visited first.
+    /// Every root move, unvisited ones included, most visited first.
     pub fn all_root_stats(&self) -> Vec<MoveStats> {
-        let mut all: Vec<MoveStats> = Vec::new();
-        for t in &self.trees {
-            for s in t.all_root_stats() {
-                match all.iter_mut().find(|a| a.mv == s.mv) {
-                    Some(a) => {
-                        a.visits += s.visits;
-                        a.wins += s.wins;
-                        a.margin_sum += s.margin_sum;
-                    }
-                    None => all.push(s),
-                }
-            }
-        }
-        all.sort_by_key(|s| std::cmp::Reverse(s.visits));
-        all
+        self.tree
+            .as_ref()
+            .map_or_else(Vec::new, Tree::all_root_stats)
     }
 
     /// Chooses a move for `color`. `time` is the soft budget when no fixed playout count is
@@ -292,14 +248,14 @@ impl Player {
         let start = Instant::now();
         let mut board = game.board().clone();
         board.set_to_move(color);
-        self.prepare_trees(game, &board);
+        self.prepare_tree(game, &board);
         let deadline = match (self.config.playouts, time) {
             (Some(_), _) => None,
             (None, Some(t)) => Some(start + t),
             (None, None) => Some(start + Duration::from_secs(1)),
         };
         let playouts = self.run_search(deadline, stop);
-        let best = self.merged_stats();
+        let best = self.root_stats();
         let top = best.first().copied();
         let winrate = top.map_or(0.5, |s| s.winrate());
         let decision = self.decide(game, &board, color, &best, cleanup);
@@ -346,7 +302,7 @@ impl Player {
         // stones first costs nothing under area rules and wins for any referee.
         let sign = if color == Color::Black { 1.0 } else { -1.0 };
         let as_is = sign * game.area_score();
-        let dead = self.dead_stones_from_trees(board);
+        let dead = self.dead_stones_from_tree(board);
         let estimated = sign * game.area_score_without(&dead);
         let opponent_dead = dead
             .iter()
@@ -364,7 +320,7 @@ impl Player {
     /// Updates the streak, so call it once per `genmove`.
     fn should_resign(&mut self, game: &Game, board: &Board, stats: &[MoveStats]) -> bool {
         let threshold = self.config.resign_threshold;
-        let total: u32 = self.trees.iter().map(|t| t.root_visits()).sum();
+        let total = self.tree.as_ref().map_or(0, Tree::root_visits);
         let plies = game.moves().len();
         // One reasonably searched move above the threshold means the position still holds.
         let enough = (total / 50).max(20);
@@ -387,12 +343,11 @@ impl Player {
         self.low_streak >= RESIGN_STREAK && plies >= board.size() * 2
     }
 
-    fn dead_stones_from_trees(&self, board: &Board) -> Vec<Point> {
+    fn dead_stones_from_tree(&self, board: &Board) -> Vec<Point> {
         let mut dead = Vec::new();
         for p in board.points() {
             let Some(c) = board.stone(p) else { continue };
-            let black: f32 = self.trees.iter().map(|t| t.black_ownership(p)).sum::<f32>()
-                / self.trees.len().max(1) as f32;
+            let black = self.tree.as_ref().map_or(0.5, |t| t.black_ownership(p));
             let own = if c == Color::Black {
                 black
             } else {
@@ -415,11 +370,14 @@ impl Player {
             self.config.seed ^ 0x5C0,
         );
         let stop = AtomicBool::new(false);
-        tree.search(&Limits {
-            playouts: Some(SCORING_PLAYOUTS),
-            deadline: Some(Instant::now() + Duration::from_secs(3)),
-            stop: &stop,
-        });
+        tree.search(
+            &Limits {
+                playouts: Some(SCORING_PLAYOUTS),
+                deadline: Some(Instant::now() + Duration::from_secs(3)),
+                stop: &stop,
+            },
+            self.config.threads,
+        );
         let mut out = Vec::new();
         for p in board.points() {
             let Some(c) = board.stone(p) else { continue };

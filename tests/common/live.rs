@@ -16,6 +16,8 @@ pub struct Live {
     lines: Receiver<String>,
     /// Stderr as read so far, with its arrival time, when started by `start_logged`.
     log: Option<Log>,
+    /// The thread reading stderr; it ends at the process's exit.
+    log_reader: Option<thread::JoinHandle<()>>,
 }
 
 impl Live {
@@ -40,17 +42,20 @@ impl Live {
             })
             .spawn()
             .expect("start quartet");
-        let log = child.stderr.take().map(|stderr| {
-            let log: Log = Arc::new(Mutex::new(Vec::new()));
-            let sink = Arc::clone(&log);
-            thread::spawn(move || {
-                for line in BufReader::new(stderr).lines() {
-                    let Ok(line) = line else { break };
-                    sink.lock().unwrap().push((Instant::now(), line));
-                }
-            });
-            log
-        });
+        let (log, log_reader) = match child.stderr.take() {
+            Some(stderr) => {
+                let log: Log = Arc::new(Mutex::new(Vec::new()));
+                let sink = Arc::clone(&log);
+                let reader = thread::spawn(move || {
+                    for line in BufReader::new(stderr).lines() {
+                        let Ok(line) = line else { break };
+                        sink.lock().unwrap().push((Instant::now(), line));
+                    }
+                });
+                (Some(log), Some(reader))
+            }
+            None => (None, None),
+        };
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let (tx, lines) = mpsc::channel();
@@ -67,6 +72,7 @@ impl Live {
             stdin,
             lines,
             log,
+            log_reader,
         }
     }
 
@@ -78,6 +84,15 @@ impl Live {
             .lock()
             .unwrap()
             .clone()
+    }
+
+    /// The whole log once the process has exited (empty when not `start_logged`).
+    pub fn finish_log(&mut self) -> Vec<String> {
+        let Some(reader) = self.log_reader.take() else {
+            return Vec::new();
+        };
+        reader.join().expect("the log reader does not panic");
+        self.log().into_iter().map(|(_, line)| line).collect()
     }
 
     /// Writes one line (LF added).

@@ -1,5 +1,6 @@
 //! Helpers shared by integration tests. Each test crate uses only some of them.
 #![allow(dead_code)]
+pub mod brain;
 pub mod live;
 pub mod session;
 pub mod tst;
