@@ -10,6 +10,11 @@
 #        OUT=dir (default: a new temporary directory)
 #        RULE=freestyle|standard|renju (default freestyle; the referee judges by it and sends
 #        both brains `INFO rule 0|1|4`)
+#        QUARTET_ARGS="..." extra arguments for quartet's brain (e.g. `--log-level info`, whose
+#        per-move line gives ms, budget_ms, depth and source)
+#        ENGINE_STDERR=file appends both engines' stderr there (default: discarded)
+#        OPENINGS=file instead of scripts/openings/gomoku15.txt (e.g. the same lines rotated,
+#        to continue a run with the openings it has not played)
 #
 # Rapfi is run through a wrapper written into OUT that (1) sends `INFO THREAD_NUM 1` and one
 # `INFO KEY VALUE` per KEY=VALUE argument before the referee's first line, and (2) forwards
@@ -48,6 +53,7 @@ chmod +x "$OUT/rapfi.sh"
 DIR=$(cd "$(dirname "$0")" && pwd)
 echo "binary $BIN (copied from $SRC), Rapfi $RAPFI $*, rule $RULE, results in $OUT" >&2
 exec "$BIN" match gomoku --rule "$RULE" --time-per-move "$SECS" \
-    --engine "name=quartet proto=pbrain cmd=$BIN gomoku --pbrain" \
+    ${ENGINE_STDERR:+--engine-stderr "$ENGINE_STDERR"} \
+    --engine "name=quartet proto=pbrain cmd=$BIN gomoku --pbrain ${QUARTET_ARGS:-}" \
     --engine "name=rapfi proto=pbrain cmd=$OUT/rapfi.sh $*" \
-    --rounds "$ROUNDS" --openings "$DIR/openings/gomoku15.txt" --out "$OUT"
+    --rounds "$ROUNDS" --openings "${OPENINGS:-$DIR/openings/gomoku15.txt}" --out "$OUT"
