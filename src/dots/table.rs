@@ -5,20 +5,35 @@
 //! entries are as small as the solver's needs allow (twice as many per megabyte as a
 //! 16-byte entry), and the table asks for 2 MB pages, which spare most TLB misses.
 //!
-//! Entry layout, from the low bits: key (40), bound kind (2: 0 is an empty slot), value + 64
-//! (7), best move in the canonical frame (7, 127 = none), depth (6, 63 = exact).
+//! An entry keeps both bounds (Barker and Korf's "two bounds"): the same position is probed
+//! with windows shifted by the boxes taken on the way to it, and MTD(f)'s second probe asks
+//! the opposite question of the first, so a lower bound from one search and an upper bound
+//! from another often meet in an exact value that one stored bound would have lost.
+//!
+//! Entry layout, from the low bits: key (37), lower bound (7), upper bound (7), best move
+//! in the canonical frame (7, 127 = none), depth + 1 (6, 63 = exact; 0 is an empty slot).
+//! Bounds are stored as value + 64; 0 and 127 are the open bounds.
 //!
 //! Keys: on boards of at most 40 edges (every board the solver solves exactly: 4x4 has 40)
-//! the key *is* the canonical drawn set, so a hit is never a collision. Bigger boards, only
-//! searched depth-limited in play, store 40 bits of a hash, with a false-hit chance of about
-//! 2^-38 per probe.
+//! the canonical drawn set goes through a bijection of 40-bit numbers whose low bits pick
+//! the bucket and whose high bits are stored, so a hit is never a collision (the table has
+//! at least 8 buckets, so at most 37 bits are left to store). Bigger boards, only searched
+//! depth-limited in play, store 37 bits of a hash, with a false-hit chance of about 2^-35
+//! per probe.
 
 /// Depth meaning "search to the end".
 pub const EXACT: u8 = u8::MAX;
-const KEY_BITS: u32 = 40;
+const KEY_BITS: u32 = 37;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+const DIRECT_BITS: u32 = 40;
 const NO_MOVE: u8 = 127;
 const STORED_EXACT: u64 = 63;
+const LOWER_SHIFT: u32 = 37;
+const UPPER_SHIFT: u32 = 44;
+const MOVE_SHIFT: u32 = 51;
+const DEPTH_SHIFT: u32 = 58;
+/// Fewer buckets would leave more than `KEY_BITS` of a direct key to store.
+const MIN_BUCKET_BITS: u32 = DIRECT_BITS - KEY_BITS;
 
 /// What the table knows of a position. Bounds are `-127` / `127` when open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,12 +59,24 @@ pub struct Table {
     n_edges: u32,
 }
 
+/// A bijection of 40-bit numbers (xor-shifts and odd multipliers are invertible modulo
+/// 2^40) that spreads neighbouring drawn sets over the buckets.
+#[inline]
+fn mix40(mut x: u64) -> u64 {
+    const M: u64 = (1 << DIRECT_BITS) - 1;
+    x ^= x >> 21;
+    x = x.wrapping_mul(0x9E37_79B9_7F4B) & M;
+    x ^= x >> 19;
+    x = x.wrapping_mul(0xBF58_476D_1CE5) & M;
+    x ^ x >> 20
+}
+
 impl Table {
-    /// A table of 2^`bits` entries (at least one bucket) for a board of `n_edges` edges.
+    /// A table of 2^`bits` entries (at least 8 buckets) for a board of `n_edges` edges.
     pub fn new(bits: u32, n_edges: usize) -> Table {
         Table {
-            buckets: huge_zeroed(1 << bits.saturating_sub(2)),
-            direct: n_edges <= KEY_BITS as usize,
+            buckets: huge_zeroed(1 << bits.saturating_sub(2).max(MIN_BUCKET_BITS)),
+            direct: n_edges <= DIRECT_BITS as usize,
             n_edges: n_edges as u32,
         }
     }
@@ -57,20 +84,19 @@ impl Table {
     /// The address of the canonical drawn set `key`.
     #[inline]
     pub fn address(&self, key: u128) -> Address {
+        let bits = self.buckets.len().trailing_zeros();
+        if self.direct {
+            let h = mix40(key as u64);
+            return Address {
+                key: h >> bits,
+                bucket: (h & ((1 << bits) - 1)) as usize,
+            };
+        }
         let folded = key as u64 ^ (key >> 64) as u64;
         let h = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let bits = self.buckets.len().trailing_zeros();
-        // The bucket takes the high bits of `h`, the stored hash (big boards) the low ones.
-        let bucket = if bits == 0 {
-            0
-        } else {
-            (h >> (64 - bits)) as usize
-        };
-        let key = if self.direct {
-            folded
-        } else {
-            (h ^ h >> 29).wrapping_mul(0xBF58_476D_1CE4_E5B9) & KEY_MASK
-        };
+        // The bucket takes the high bits of `h`, the stored hash the low ones.
+        let bucket = (h >> (64 - bits)) as usize;
+        let key = (h ^ h >> 29).wrapping_mul(0xBF58_476D_1CE4_E5B9) & KEY_MASK;
         Address { key, bucket }
     }
 
@@ -93,75 +119,124 @@ impl Table {
     pub fn get(&self, a: &Address) -> Option<Hit> {
         let w = *self.buckets[a.bucket]
             .iter()
-            .find(|&&w| w & KEY_MASK == a.key && kind_of(w) != 0)?;
-        let v = (w >> 42 & 127) as i32 - 64;
-        let (lower, upper) = match kind_of(w) {
-            1 => (v, 127),
-            2 => (-127, v),
-            _ => (v, v),
-        };
-        let mv = (w >> 49 & 127) as u8;
-        let depth = match w >> 56 {
+            .find(|&&w| w & KEY_MASK == a.key && occupied(w))?;
+        let mv = (w >> MOVE_SHIFT & 127) as u8;
+        let depth = match w >> DEPTH_SHIFT {
             STORED_EXACT => EXACT,
-            d => d as u8,
+            d => d as u8 - 1,
         };
         Some(Hit {
-            lower,
-            upper,
+            lower: lower_of(w),
+            upper: upper_of(w),
             depth,
             mv: (mv != NO_MOVE).then_some(mv),
         })
     }
 
     /// Stores a fail-soft search result: `value` with the window `(alpha, beta)` it was
-    /// searched with. The entry replaces the same position's, else the bucket's entry
+    /// searched with. A result for a position already stored at the same depth narrows its
+    /// bounds; otherwise the entry replaces the same position's, else the bucket's entry
     /// with the least work below it (undrawn edges; depth on big boards), so the costly
     /// entries near the root survive the flood of small ones near the leaves.
     #[inline]
     pub fn put(&mut self, a: &Address, value: i32, alpha: i32, beta: i32, depth: u8, mv: u8) {
-        let kind = if value <= alpha {
-            2
-        } else if value >= beta {
-            1
-        } else {
-            3
-        };
+        let value = value.clamp(-63, 62);
+        let mut lower = if value > alpha { value } else { -127 };
+        let mut upper = if value < beta { value } else { 127 };
         let depth = if depth == EXACT {
             STORED_EXACT
         } else {
-            depth.min(62) as u64
+            depth.min(61) as u64 + 1
         };
-        let mv = if mv >= NO_MOVE { NO_MOVE } else { mv } as u64;
-        let w = a.key
-            | kind << 40
-            | ((value.clamp(-64, 63) + 64) as u64) << 42
-            | mv << 49
-            | depth << 56;
+        let mut mv = if mv >= NO_MOVE { NO_MOVE } else { mv } as u64;
         let (direct, n) = (self.direct, self.n_edges);
+        let (bits, bucket) = (self.buckets.len().trailing_zeros(), a.bucket as u64);
         let work = |w: u64| -> i32 {
-            if kind_of(w) == 0 {
+            if !occupied(w) {
                 -1
             } else if direct {
-                (n - (w & KEY_MASK).count_ones()) as i32
+                let key = unmix40((w & KEY_MASK) << bits | bucket);
+                (n - key.count_ones()) as i32
             } else {
-                (w >> 56) as i32
+                (w >> DEPTH_SHIFT) as i32
             }
         };
         let b = &mut self.buckets[a.bucket];
-        let slot = match b
-            .iter()
-            .position(|&x| x & KEY_MASK == a.key && kind_of(x) != 0)
-        {
-            Some(i) => i,
+        let slot = match b.iter().position(|&x| x & KEY_MASK == a.key && occupied(x)) {
+            Some(i) => {
+                let old = b[i];
+                if old >> DEPTH_SHIFT == depth {
+                    let (lo, hi) = (lower.max(lower_of(old)), upper.min(upper_of(old)));
+                    // Bounds that cross come from a search whose horizon moved: keep the
+                    // new result alone.
+                    if lo <= hi {
+                        (lower, upper) = (lo, hi);
+                    }
+                    if mv == NO_MOVE as u64 {
+                        mv = old >> MOVE_SHIFT & 127;
+                    }
+                }
+                i
+            }
             None => (0..4).min_by_key(|&i| work(b[i])).unwrap_or(0),
         };
-        b[slot] = w;
+        b[slot] = a.key
+            | code(lower) << LOWER_SHIFT
+            | code(upper) << UPPER_SHIFT
+            | mv << MOVE_SHIFT
+            | depth << DEPTH_SHIFT;
+    }
+}
+
+/// The inverse of `mix40`.
+fn unmix40(mut x: u64) -> u64 {
+    const M: u64 = (1 << DIRECT_BITS) - 1;
+    x ^= x >> 20;
+    x = x.wrapping_mul(inverse40(0xBF58_476D_1CE5)) & M;
+    x ^= x >> 19 ^ x >> 38;
+    x = x.wrapping_mul(inverse40(0x9E37_79B9_7F4B)) & M;
+    x ^ x >> 21
+}
+
+/// The inverse of odd `a` modulo 2^40 (Newton's iteration doubles the correct bits).
+const fn inverse40(a: u64) -> u64 {
+    let mut x = a;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        i += 1;
+    }
+    x & ((1 << DIRECT_BITS) - 1)
+}
+
+#[inline]
+fn occupied(w: u64) -> bool {
+    w >> DEPTH_SHIFT != 0
+}
+
+#[inline]
+fn code(v: i32) -> u64 {
+    match v {
+        -127 => 0,
+        127 => 127,
+        v => (v + 64) as u64,
     }
 }
 
 #[inline]
-fn kind_of(w: u64) -> u64 {
-    w >> 40 & 3
+fn lower_of(w: u64) -> i32 {
+    match w >> LOWER_SHIFT & 127 {
+        0 => -127,
+        c => c as i32 - 64,
+    }
+}
+
+#[inline]
+fn upper_of(w: u64) -> i32 {
+    match w >> UPPER_SHIFT & 127 {
+        127 => 127,
+        c => c as i32 - 64,
+    }
 }
 
 /// A zeroed vector backed by transparent huge pages where the kernel offers them.
@@ -222,7 +297,7 @@ mod tests {
             Some(Hit {
                 lower: 0,
                 upper: 0,
-                depth: 62,
+                depth: 61,
                 mv: Some(0)
             })
         );
@@ -233,20 +308,63 @@ mod tests {
         assert_eq!(t.get(&e).map(|h| h.lower), Some(0));
     }
 
-    /// Five positions in one bucket (a one-bucket table): the one with the fewest undrawn
-    /// edges is the one that goes.
+    /// Five positions in one bucket: of the four stored first, the one with the fewest
+    /// undrawn edges is the one that goes.
     #[test]
     fn replacement_keeps_the_biggest_subtrees() {
-        let mut t = Table::new(2, 40);
-        let keys = [0b1u128, 0b111, 0b11, 0b1111_1111, 0b1_1111];
+        let mut t = Table::new(5, 40);
+        let bucket = t.address(0b1).bucket;
+        // Distinct counts of drawn edges, so exactly one entry does the least work.
+        let mut counts = 0u64;
+        let keys: Vec<u128> = (1u128..)
+            .filter(|&k| {
+                let fresh = t.address(k).bucket == bucket && counts >> k.count_ones() & 1 == 0;
+                counts |= (fresh as u64) << k.count_ones();
+                fresh
+            })
+            .take(5)
+            .collect();
+        let fewest = keys[..4].iter().max_by_key(|k| k.count_ones()).unwrap();
         for (i, &k) in keys.iter().enumerate() {
             t.put(&t.address(k), i as i32, -99, 99, EXACT, 0);
         }
-        let found: Vec<bool> = keys
-            .iter()
-            .map(|&k| t.get(&t.address(k)).is_some())
-            .collect();
-        assert_eq!(found, [true, true, true, false, true]);
+        for k in &keys {
+            assert_eq!(t.get(&t.address(*k)).is_some(), k != fewest, "{k:b}");
+        }
+    }
+
+    /// A lower bound and an upper bound of the same position from two searches are both
+    /// kept, and meet in an exact value; a result from another depth replaces them.
+    #[test]
+    fn bounds_of_two_searches_combine() {
+        let mut t = Table::new(12, 40);
+        let a = t.address(0b1_0110);
+        t.put(&a, 2, 1, 2, EXACT, 7); // >= 2
+        t.put(&a, 4, 4, 5, EXACT, u8::MAX); // <= 4
+        let h = t.get(&a).unwrap();
+        assert_eq!((h.lower, h.upper, h.mv), (2, 4, Some(7)));
+        t.put(&a, 2, 2, 3, EXACT, 9); // <= 2
+        let h = t.get(&a).unwrap();
+        assert_eq!((h.lower, h.upper, h.mv), (2, 2, Some(9)));
+        t.put(&a, -3, -1, 0, 5, u8::MAX);
+        let h = t.get(&a).unwrap();
+        assert_eq!((h.lower, h.upper, h.depth, h.mv), (-127, -3, 5, None));
+    }
+
+    /// Direct keys are recovered from what an entry stores and its bucket.
+    #[test]
+    fn direct_keys_round_trip_through_the_mix() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        for _ in 0..10_000 {
+            let k = rng.gen::<u64>() & ((1 << DIRECT_BITS) - 1);
+            assert_eq!(unmix40(mix40(k)), k);
+            assert!(mix40(k) < 1 << DIRECT_BITS);
+        }
+        let t = Table::new(16, 40);
+        let bits = t.buckets.len().trailing_zeros();
+        let a = t.address(0xAB_CDEF_0123);
+        assert_eq!(unmix40(a.key << bits | a.bucket as u64), 0xAB_CDEF_0123);
     }
 
     #[test]
