@@ -76,3 +76,41 @@ fn proof_split_3x3_needs_fewer_tasks_and_merges_to_minus_three() {
     assert!(out.starts_with("value -3 "), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// All tasks in one `--solve-task` call (one table shared by the batch, as a worker would
+/// run its share): the same value; a second call skips every task already answered.
+#[test]
+fn one_call_solves_a_batch_of_tasks_and_skips_answered_ones() {
+    let dir = std::env::temp_dir().join(format!("quartet-batch-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (ok, out) = quartet(&[
+        "bench", "dots", "--split", "3x3", "--depth", "3", "--expect", "-3", "--out", d,
+    ]);
+    assert!(ok, "{out}");
+    let mut tasks: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "task"))
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect();
+    tasks.sort();
+    let batch = |tasks: &[String]| {
+        let mut args = vec!["bench", "dots", "--solve-task"];
+        args.extend(tasks.iter().map(String::as_str));
+        quartet(&args)
+    };
+    let (ok, out) = batch(&tasks[..tasks.len() - 1]);
+    assert!(ok, "{out}");
+    assert_eq!(out.matches(": value ").count(), tasks.len() - 1, "{out}");
+    let (ok, out) = quartet(&["bench", "dots", "--merge", d]);
+    assert!(!ok && out.contains("missing"), "{out}");
+    let (ok, out) = batch(&tasks);
+    assert!(ok, "{out}");
+    assert_eq!(out.matches("done before").count(), tasks.len() - 1, "{out}");
+    assert_eq!(out.matches(": value ").count(), 1, "{out}");
+    let (ok, out) = quartet(&["bench", "dots", "--merge", d]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("value -3 "), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -135,9 +135,10 @@ pub struct BenchDotsArgs {
     /// Task folder written by `--split`.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Solves one task file and writes its `.result` beside it.
-    #[arg(long)]
-    pub solve_task: Option<std::path::PathBuf>,
+    /// Solves task files in order, one table shared by all (tasks share subtrees), each
+    /// writing its `.result` beside it; a task whose result exists is skipped.
+    #[arg(long, num_args = 1..)]
+    pub solve_task: Vec<std::path::PathBuf>,
     /// Combines the results of a task folder into the root value, or lists missing tasks.
     #[arg(long)]
     pub merge: Option<std::path::PathBuf>,
@@ -162,18 +163,25 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    if let Some(task) = &args.solve_task {
-        let start = Instant::now();
-        let answers: Vec<String> = split::solve_task(task, args.tt_bits)?
-            .iter()
-            .map(|(t, yes)| format!("{}{t}", if *yes { ">=" } else { "<" }))
-            .collect();
-        println!(
-            "{}: value {} time {:.3} s",
-            task.display(),
-            answers.join(" "),
-            start.elapsed().as_secs_f64()
-        );
+    if !args.solve_task.is_empty() {
+        let mut table = None;
+        for task in &args.solve_task {
+            if task.with_extension("result").exists() {
+                println!("{}: done before", task.display());
+                continue;
+            }
+            let start = Instant::now();
+            let answers: Vec<String> = split::solve_task_with(task, args.tt_bits, &mut table)?
+                .iter()
+                .map(|(t, yes)| format!("{}{t}", if *yes { ">=" } else { "<" }))
+                .collect();
+            println!(
+                "{}: value {} time {:.3} s",
+                task.display(),
+                answers.join(" "),
+                start.elapsed().as_secs_f64()
+            );
+        }
         return Ok(());
     }
     if let Some(dir) = &args.merge {

@@ -21,6 +21,7 @@ use super::gtp::parse_box_size;
 use super::play::{choose_move_avoiding, PlayTable};
 use super::solver::{Solver, EXACT};
 use super::symmetry::Symmetries;
+use super::table::Table;
 use super::Board;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -202,10 +203,32 @@ fn read_task(path: &Path) -> Result<(Geometry, u128, Vec<i32>), String> {
 /// Answers one task file's questions and writes `at_least T yes|no` lines (with nodes and
 /// seconds) to its `.result`. Returns the answers in threshold order.
 pub fn solve_task(path: &Path, tt_bits: Option<u32>) -> Result<Vec<(i32, bool)>, String> {
+    let mut table = None;
+    solve_task_with(path, tt_bits, &mut table)
+}
+
+/// `solve_task` with a table kept between calls: tasks of one board share most of their
+/// subtrees (a position below the cut is reached from many tasks), and an entry stays valid
+/// for any search of the same geometry, so a worker that solves a batch of tasks in one
+/// process, passing the same `table` along, does their common work once. A task of another
+/// board gets a new table.
+pub fn solve_task_with(
+    path: &Path,
+    tt_bits: Option<u32>,
+    table: &mut Option<((usize, usize), Table)>,
+) -> Result<Vec<(i32, bool)>, String> {
     let (geo, drawn, thresholds) = read_task(path)?;
     let board = board_of(&geo, drawn);
-    let bits = tt_bits.unwrap_or_else(|| default_tt_bits(&geo));
-    let mut solver = Solver::new(&board, bits).ok_or("board too large for the solver")?;
+    let size = (geo.cols(), geo.rows());
+    let tt = match table.take() {
+        Some((s, t)) if s == size => t,
+        _ => Table::new(
+            tt_bits.unwrap_or_else(|| default_tt_bits(&geo)),
+            geo.n_edges(),
+        ),
+    };
+    let mut solver =
+        Solver::with_table(&board, tt).map_err(|_| "board too large for the solver")?;
     let start = Instant::now();
     let mut text = String::new();
     let mut answers = Vec::new();
@@ -217,6 +240,7 @@ pub fn solve_task(path: &Path, tt_bits: Option<u32>) -> Result<Vec<(i32, bool)>,
     }
     let secs = start.elapsed().as_secs_f64();
     let _ = write!(text, "nodes {}\nseconds {secs:.3}\n", solver.nodes);
+    *table = Some((size, solver.into_table()));
     let out = result_path(path);
     let tmp = out.with_extension("result.tmp");
     fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
@@ -389,9 +413,12 @@ mod tests {
                 .filter(|p| p.extension().is_some_and(|x| x == "task"))
                 .collect();
             assert_eq!(tasks.len(), n);
-            // One result missing: the merge names it.
+            // One result missing: the merge names it. The others are solved as one batch
+            // with a shared table, whose answers must be those of fresh tables.
+            let mut shared = None;
             for t in &tasks[1..] {
-                solve_task(t, Some(16)).unwrap();
+                let batch = solve_task_with(t, Some(16), &mut shared).unwrap();
+                assert_eq!(batch, solve_task(t, Some(16)).unwrap(), "{}", t.display());
             }
             let first = tasks[0].file_name().unwrap().to_string_lossy().to_string();
             assert_eq!(merge(&dir).unwrap(), Merged::Missing(vec![first]));
