@@ -353,11 +353,26 @@ impl Searcher {
             );
             // The opponent's VCT, as if we passed: a move that leaves it standing loses to
             // it, whatever the alpha-beta (blind past its width and depth) thinks of it.
-            let (opp_vct, _) = self.vct(&mut poller, vct_budget, b, c.opponent());
-            let (first, _) = self.threat_search(&mut poller, vct_budget, |t| match opp_vct {
-                Some(x) => t.threat_replies(b, c.opponent(), x),
-                None => Vec::new(),
-            });
+            let (opp_vct, first) = if self.config.dfpn_attack {
+                let (opp_vct, _) = self.vct(&mut poller, vct_budget, b, c.opponent());
+                let (first, _) = self.threat_search(&mut poller, vct_budget, |t| match opp_vct {
+                    Some(x) => t.threat_replies(b, c.opponent(), x),
+                    None => Vec::new(),
+                });
+                (opp_vct, first)
+            } else {
+                // One budget for the VCT and its replies, as before df-pn: the default
+                // engine stays the one the A/B matches measured.
+                self.threat_search(&mut poller, vct_budget, |t| {
+                    let opp_vct = t.vct_root(b, c.opponent(), 8);
+                    let first = match opp_vct {
+                        Some(x) => t.threat_replies(b, c.opponent(), x),
+                        None => Vec::new(),
+                    };
+                    (opp_vct, first)
+                })
+                .0
+            };
             if opp_vct.is_some() && self.config.dfpn_defence {
                 let defence_limits = share_of_soft(limits, DEFENCE_SHARE);
                 let mut defence_poller = defence_limits.poller();
