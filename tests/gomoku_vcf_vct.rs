@@ -13,6 +13,7 @@ use std::hash::{Hash, Hasher};
 
 use quartet::color::Color;
 use quartet::gomoku::board::Rule;
+use quartet::gomoku::dfpn::{Dfpn, Proof};
 use quartet::gomoku::game::Game;
 use quartet::gomoku::threats::Threats;
 use quartet::search::{Deadline, Limits, StopToken};
@@ -300,4 +301,182 @@ fn the_brute_force_knows_a_vcf_from_no_vcf() {
     closed[8][7] = 2;
     closed[13][7] = 2;
     assert!(!vcf(&mut closed, 1, 6, &mut HashMap::new(), &mut n));
+}
+
+/// The side to move's df-pn proof within `budget` threat nodes and `max_moves` attacker
+/// moves, its principal line, and the position as a [`Game`].
+fn dfpn_proof(
+    moves: &[(usize, usize)],
+    max_moves: u32,
+    budget: u64,
+) -> (Game, Proof, Vec<(usize, usize)>) {
+    let mut game = Game::new(N, Rule::Freestyle);
+    for (i, &(x, y)) in moves.iter().enumerate() {
+        let c = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let p = game.board().point(x, N - 1 - y);
+        game.play(c, p).expect("a legal position");
+    }
+    let c = game.to_move();
+    let lim = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let mut poll = lim.poller();
+    let b = game.board_mut();
+    let mut t = Threats::new(&mut poll, budget);
+    let mut d = Dfpn::new(16);
+    d.max_moves = max_moves;
+    let proof = d.prove(&mut t, b, c);
+    let line = if let Proof::Won(_) = proof {
+        d.proof_line(&mut t, b, c)
+            .into_iter()
+            .map(|p| {
+                let (col, row) = b.col_row(p);
+                (col, N - 1 - row)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (game, proof, line)
+}
+
+/// Plays `line` from the end of `moves` by the rules (a `Game`): every move legal, the last
+/// one the attacker's five.
+fn line_wins(moves: &[(usize, usize)], line: &[(usize, usize)]) -> bool {
+    let mut g = grid_of(moves);
+    let a = 1 + (moves.len() % 2) as u8;
+    for (i, &(x, y)) in line.iter().enumerate() {
+        let s = if i % 2 == 0 { a } else { 3 - a };
+        if g[y][x] != 0 {
+            return false;
+        }
+        let five = five_at(&g, x, y, s);
+        g[y][x] = s;
+        if five {
+            // Only the last move may make five, and it must be the attacker's.
+            return i + 1 == line.len() && s == a;
+        }
+    }
+    false
+}
+
+#[test]
+fn dfpn_proves_every_position_and_its_line_wins_when_replayed() {
+    let mut agree = 0;
+    for e in entries() {
+        // More than the 4 M nodes of `quartet_proof`: one position (full-game-00011-p33)
+        // takes df-pn more than that (examples/gomoku_dfpn.rs compares the two).
+        let (mut game, proof, line) = dfpn_proof(&e.moves, 8, 16_000_000);
+        let Proof::Won(p) = proof else {
+            panic!("{}: df-pn finds no win ({proof:?})", e.name);
+        };
+        let (col, row) = game.board().col_row(p);
+        let first = (col, N - 1 - row);
+        assert_eq!(
+            line.first(),
+            Some(&first),
+            "{}: the line starts with the move",
+            e.name
+        );
+        assert!(
+            line_wins(&e.moves, &line),
+            "{}: line {line:?} does not win",
+            e.name
+        );
+        if first == e.first {
+            agree += 1;
+        } else if e.vct {
+            // Another first move: the iterative-deepening search must prove it too.
+            let c = game.to_move();
+            let lim = Limits::new(Deadline::unlimited(), None, StopToken::new());
+            let mut poll = lim.poller();
+            let mut t = Threats::new(&mut poll, 20_000_000);
+            assert!(
+                t.try_threat(game.board_mut(), c, p, 8),
+                "{}: df-pn's {first:?} is not proved by the other search",
+                e.name
+            );
+        } else {
+            let a = 1 + (e.moves.len() % 2) as u8;
+            let mut g = grid_of(&e.moves);
+            assert!(
+                wins_with(&mut g, a, first, 40, &mut HashMap::new(), &mut 0),
+                "{}: df-pn's {first:?} is not a winning four",
+                e.name
+            );
+        }
+    }
+    eprintln!("df-pn chose the recorded first move in {agree} positions");
+}
+
+/// A small deterministic generator for the random positions.
+fn next(seed: &mut u64) -> u64 {
+    *seed = seed
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    *seed >> 33
+}
+
+#[test]
+fn every_one_threat_win_dfpn_claims_survives_every_reply_on_the_board() {
+    // Random middle games; df-pn with one threat move before the VCF. Each claim is checked
+    // against every reply on the board (not the replies the threat notion lists) with the
+    // brute-force VCF: a reply after which the attacker has no VCF would be a defence the
+    // proof missed.
+    let mut seed = 7u64;
+    let (mut claims, mut positions) = (0, 0);
+    while claims < 12 && positions < 400 {
+        positions += 1;
+        let stones = 14 + (next(&mut seed) % 16) as usize;
+        let mut g: Grid = [[0; N]; N];
+        let mut moves = Vec::new();
+        while moves.len() < stones {
+            let x = 3 + (next(&mut seed) % 9) as usize;
+            let y = 3 + (next(&mut seed) % 9) as usize;
+            let s = 1 + (moves.len() % 2) as u8;
+            if g[y][x] != 0 || five_at(&g, x, y, s) {
+                continue;
+            }
+            g[y][x] = s;
+            moves.push((x, y));
+        }
+        let a = 1 + (moves.len() % 2) as u8;
+        let d = 3 - a;
+        // No VCF now (else nothing is left to check) and no four of the defender's.
+        let mut failed = HashMap::new();
+        if !fives(&g, d).is_empty() || vcf(&mut g, a, 40, &mut failed, &mut 0) {
+            continue;
+        }
+        let (_, proof, line) = dfpn_proof(&moves, 1, 4_000_000);
+        let Proof::Won(_) = proof else { continue };
+        claims += 1;
+        let (x, y) = line[0];
+        g[y][x] = a;
+        for ry in 0..N {
+            for rx in 0..N {
+                if g[ry][rx] != 0 {
+                    continue;
+                }
+                assert!(
+                    !five_at(&g, rx, ry, d),
+                    "{moves:?}: after {:?} the defender's {:?} makes five",
+                    (x, y),
+                    (rx, ry)
+                );
+                g[ry][rx] = d;
+                let won = vcf(&mut g, a, 40, &mut HashMap::new(), &mut 0);
+                g[ry][rx] = 0;
+                assert!(
+                    won,
+                    "{moves:?}: after {:?} the reply {:?} leaves no VCF",
+                    (x, y),
+                    (rx, ry)
+                );
+            }
+        }
+    }
+    assert!(claims >= 5, "only {claims} claims in {positions} positions");
+    eprintln!("{claims} one-threat wins checked in {positions} positions");
 }

@@ -23,6 +23,11 @@ pub struct GomokuArgs {
     /// No line patterns in the evaluation and move order (the window sums alone).
     #[arg(long)]
     pub no_patterns: bool,
+    /// Where df-pn replaces the iterative-deepening VCT search: `attack` (the own and the
+    /// opponent's VCT at the root), `defence` (the root defence against the opponent's VCT),
+    /// `all` or `none`.
+    #[arg(long, default_value = "none")]
+    pub dfpn: String,
     /// Seconds per move when no time control was set.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
@@ -51,6 +56,7 @@ impl Default for GomokuArgs {
             depth: 64,
             no_threats: false,
             no_patterns: false,
+            dfpn: "none".into(),
             move_time: 1.0,
             hash_mb: 64,
             ponder: false,
@@ -136,8 +142,15 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
-    // The threat cache takes half as much again as the table.
-    crate::memory::check_hash_mb(args.hash_mb, args.hash_mb as u64 * 3 / 2)?;
+    let (dfpn_attack, dfpn_defence) = match args.dfpn.as_str() {
+        "all" => (true, true),
+        "attack" => (true, false),
+        "defence" => (false, true),
+        "none" => (false, false),
+        _ => return Err("--dfpn must be all, attack, defence or none".into()),
+    };
+    // The threat cache takes half as much again as the table, the df-pn table a quarter.
+    crate::memory::check_hash_mb(args.hash_mb, args.hash_mb as u64 * 7 / 4)?;
     Ok(SearchConfig {
         width: args.width,
         max_depth: args.depth,
@@ -145,6 +158,8 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
         patterns: !args.no_threats && !args.no_patterns,
         tt_mb: args.hash_mb,
         eval: ClassWeights::load(&args.eval)?,
+        dfpn_attack,
+        dfpn_defence,
     })
 }
 

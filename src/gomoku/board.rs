@@ -461,6 +461,10 @@ impl Board {
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// The hash the board would have after `c` plays `p`.
+    pub fn hash_after(&self, p: Point, c: Color) -> u64 {
+        self.hash ^ self.zobrist[p as usize][c.index()]
+    }
     pub fn stone_count(&self) -> usize {
         self.stones
     }

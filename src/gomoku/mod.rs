@@ -4,6 +4,7 @@ pub mod bench;
 pub mod board;
 #[cfg(test)]
 mod board_tests;
+pub mod dfpn;
 pub mod eval;
 pub mod game;
 pub mod gtp;

@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
+use super::dfpn::{Defences, Dfpn, Proof};
 use super::eval::{
     add_pattern_scores, evaluate, evaluate_sums, keep_defences, scan, threat_eval,
     threat_eval_counts, Cand,
@@ -45,6 +46,13 @@ fn share_of_soft(limits: &Limits, share: f64) -> Limits {
 fn cache_entries(tt_mb: usize) -> usize {
     (tt_mb << 20) / 2 / CACHE_ENTRY_BYTES
 }
+
+/// MiB of the df-pn table for a transposition table of `tt_mb` MiB: a quarter.
+fn dfpn_mb(tt_mb: usize) -> usize {
+    (tt_mb / 4).max(1)
+}
+/// Attacker moves of the df-pn VCT searches at the root (as the iterative deepening's 8).
+const DFPN_MOVES: u32 = 8;
 /// Node cap of one VCT search: the threat time is the real limit, the cap only keeps an
 /// unlimited search finite.
 const VCT_BUDGET: u64 = 20_000_000;
@@ -126,6 +134,12 @@ pub struct SearchConfig {
     pub tt_mb: usize,
     /// Weights of the line-pattern classes in the evaluation (with `patterns`).
     pub eval: ClassWeights,
+    /// The VCT searches at the root (own and the opponent's) by df-pn ([`Dfpn::prove`])
+    /// instead of iterative deepening.
+    pub dfpn_attack: bool,
+    /// The root defence against the opponent's VCT by df-pn ([`Dfpn::defend`]) instead of
+    /// deepening passes over the moves.
+    pub dfpn_defence: bool,
 }
 
 impl Default for SearchConfig {
@@ -137,6 +151,10 @@ impl Default for SearchConfig {
             patterns: true,
             tt_mb: 64,
             eval: ClassWeights::default(),
+            // Off: at 0.5 s per move against the iterative deepening neither gained (see
+            // `--dfpn` in README.md and the note of branch gomoku21).
+            dfpn_attack: false,
+            dfpn_defence: false,
         }
     }
 }
@@ -162,6 +180,8 @@ pub struct Searcher {
     cands: Vec<Vec<Cand>>,
     /// Threat-search results kept from move to move (see [`ThreatCache`]).
     threat_cache: ThreatCache,
+    /// The df-pn table, kept from move to move too.
+    dfpn: Dfpn,
     /// Whether leaves are valued without placing the stone (always, except in the test
     /// that compares both ways).
     pub(super) peek_leaves: bool,
@@ -171,6 +191,7 @@ impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
         let tt = Tt::new(config.tt_mb);
         let threat_cache = ThreatCache::with_limit(cache_entries(config.tt_mb));
+        let dfpn = Dfpn::new(dfpn_mb(config.tt_mb));
         Searcher {
             config,
             tt,
@@ -178,6 +199,7 @@ impl Searcher {
             aborted: false,
             cands: (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect(),
             threat_cache,
+            dfpn,
             peek_leaves: true,
         }
     }
@@ -186,12 +208,14 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.threat_cache.clear();
+        self.dfpn.clear();
     }
 
     pub fn resize_tt(&mut self, mb: usize) {
         self.config.tt_mb = mb;
         self.tt = Tt::new(mb);
         self.threat_cache.set_limit(cache_entries(mb));
+        self.dfpn = Dfpn::new(dfpn_mb(mb));
     }
 
     /// The move for `c` in `b` (which must not be over or full). `b` is restored.
@@ -318,7 +342,7 @@ impl Searcher {
             // The threat time (a third of the move) is the real limit; the node cap only
             // keeps an unlimited search finite.
             let vct_budget = VCT_BUDGET;
-            let (own_vct, n) = self.threat_search(&mut poller, vct_budget, |t| t.vct_root(b, c, 8));
+            let (own_vct, n) = self.vct(&mut poller, vct_budget, b, c);
             if let Some(p) = own_vct {
                 return report(p, MATE - 3, 0, self.nodes, "vct");
             }
@@ -329,15 +353,53 @@ impl Searcher {
             );
             // The opponent's VCT, as if we passed: a move that leaves it standing loses to
             // it, whatever the alpha-beta (blind past its width and depth) thinks of it.
-            let ((opp_vct, first), _) = self.threat_search(&mut poller, vct_budget, |t| {
-                let opp_vct = t.vct_root(b, c.opponent(), 8);
-                let first = match opp_vct {
+            let (opp_vct, first) = if self.config.dfpn_attack {
+                let (opp_vct, _) = self.vct(&mut poller, vct_budget, b, c.opponent());
+                let (first, _) = self.threat_search(&mut poller, vct_budget, |t| match opp_vct {
                     Some(x) => t.threat_replies(b, c.opponent(), x),
                     None => Vec::new(),
-                };
+                });
                 (opp_vct, first)
-            });
-            if opp_vct.is_some() {
+            } else {
+                // One budget for the VCT and its replies, as before df-pn: the default
+                // engine stays the one the A/B matches measured.
+                self.threat_search(&mut poller, vct_budget, |t| {
+                    let opp_vct = t.vct_root(b, c.opponent(), 8);
+                    let first = match opp_vct {
+                        Some(x) => t.threat_replies(b, c.opponent(), x),
+                        None => Vec::new(),
+                    };
+                    (opp_vct, first)
+                })
+                .0
+            };
+            if opp_vct.is_some() && self.config.dfpn_defence {
+                let defence_limits = share_of_soft(limits, DEFENCE_SHARE);
+                let mut defence_poller = defence_limits.poller();
+                let d = self.dfpn_defence(b, c, &root, &first, &mut defence_poller);
+                tracing::debug!(
+                    safe = d.safe.len(),
+                    lost = d.lost.len(),
+                    open = d.open.len(),
+                    ms = start.elapsed().as_millis() as u64,
+                    "opp vct (df-pn)"
+                );
+                // The moves proved safe; else those left undecided; else (every move
+                // loses) all of them.
+                let keep: Vec<Point> = if !d.safe.is_empty() {
+                    d.safe
+                } else if !d.open.is_empty() {
+                    d.open
+                } else {
+                    Vec::new()
+                };
+                if !keep.is_empty() {
+                    root.retain(|m| keep.contains(&m.p));
+                }
+                if root.len() == 1 {
+                    return report(root[0].p, 0, 0, self.nodes, "vct-defence");
+                }
+            } else if opp_vct.is_some() {
                 let defence_limits = share_of_soft(limits, DEFENCE_SHARE);
                 let mut defence_poller = defence_limits.poller();
                 let defence = self.keep_vct_safe(b, c, root, &first, &mut defence_poller);
@@ -376,6 +438,53 @@ impl Searcher {
             b.track_patterns();
         }
         self.iterate(b, c, &mut root, limits, start)
+    }
+
+    /// A VCT for `c` (to move), by df-pn or by iterative deepening as configured, and the
+    /// threat nodes it took.
+    fn vct<'l>(
+        &mut self,
+        poller: &mut Poller<'l>,
+        budget: u64,
+        b: &mut Board,
+        c: Color,
+    ) -> (Option<Point>, u64) {
+        if !self.config.dfpn_attack {
+            return self.threat_search(poller, budget, |t| t.vct_root(b, c, 8));
+        }
+        let mut d = std::mem::replace(&mut self.dfpn, Dfpn::empty());
+        d.max_moves = DFPN_MOVES;
+        let answer = self.threat_search(poller, budget, |t| match d.prove(t, b, c) {
+            Proof::Won(p) => Some(p),
+            _ => None,
+        });
+        self.dfpn = d;
+        answer
+    }
+
+    /// The df-pn root defence (see [`Dfpn::defend`]) over every move of `root`, the
+    /// replies that may break the opponent's VCT (`first`) first.
+    fn dfpn_defence(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        root: &[Cand],
+        first: &[Point],
+        poller: &mut Poller,
+    ) -> Defences {
+        let mut order: Vec<Point> = root
+            .iter()
+            .filter(|m| first.contains(&m.p))
+            .map(|m| m.p)
+            .collect();
+        order.extend(root.iter().filter(|m| !first.contains(&m.p)).map(|m| m.p));
+        let mut d = std::mem::replace(&mut self.dfpn, Dfpn::empty());
+        d.max_moves = DEFENCE_VCT_DEPTH;
+        let (answer, _) = self.threat_search(poller, VCT_BUDGET, |t| {
+            d.defend(t, b, c, &order, DEFENCE_SAFE)
+        });
+        self.dfpn = d;
+        answer
     }
 
     /// Whether the opponent has a five, a VCF or a VCT of `depth` attacker moves after `c`

@@ -40,7 +40,7 @@ enum Step {
 /// "threat limit"): longer hidden VCFs make bigger defence sets for little gain.
 pub const THREAT_VCF_DEPTH: u32 = 6;
 /// Fours allowed in a VCF found at a VCT node, and in the defender's counter VCF.
-const NODE_VCF_DEPTH: u32 = 16;
+pub(super) const NODE_VCF_DEPTH: u32 = 16;
 
 /// Moves of a threat search, with a shared node count and stop polling.
 pub struct Threats<'a, 'l> {
@@ -174,7 +174,7 @@ impl<'a, 'l> Threats<'a, 'l> {
         self.cache
     }
 
-    fn tick(&mut self) -> bool {
+    pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.aborted || self.nodes > self.budget || self.poller.poll(self.nodes) {
             self.aborted = true;
@@ -183,15 +183,16 @@ impl<'a, 'l> Threats<'a, 'l> {
     }
 
     /// The cache key: the threat limit is part of it, as it changes what a threat is.
-    fn key(&self, b: &Board, c: Color, kind: u64, forced: Option<Point>) -> u64 {
+    pub(super) fn key(&self, b: &Board, c: Color, kind: u64, forced: Option<Point>) -> u64 {
+        self.key_of(b.hash(), c, kind, forced)
+    }
+
+    /// [`Threats::key`] of a position with the Zobrist hash `hash`.
+    pub(super) fn key_of(&self, hash: u64, c: Color, kind: u64, forced: Option<Point>) -> u64 {
         let side = if c == Color::White { KEY_WHITE } else { 0 };
         let limit = (self.threat_depth as u64 + 64 * self.threat_stones as u64)
             .wrapping_mul(0xd6e8_feb8_6659_fd93);
-        b.hash()
-            ^ side
-            ^ kind
-            ^ limit
-            ^ forced.map_or(0, |p| (p as u64 + 1).wrapping_mul(0x9e37_79b9))
+        hash ^ side ^ kind ^ limit ^ forced.map_or(0, |p| (p as u64 + 1).wrapping_mul(0x9e37_79b9))
     }
 
     /// A winning first move for `c` (to move) by continuous fours, if one is found.
@@ -248,6 +249,36 @@ impl<'a, 'l> Threats<'a, 'l> {
             }
         }
         v.retain(|&q| b.is_empty(q));
+        v
+    }
+
+    /// Whether `c` (to move) wins by at most `depth` fours; the proof line is kept for
+    /// [`Threats::threat_defences`] and [`Threats::vcf_moves`].
+    pub(super) fn vcf_line(&mut self, b: &mut Board, c: Color, depth: u32) -> bool {
+        self.cache.adopt(b);
+        self.line.clear();
+        self.vcf(b, c, depth, None)
+    }
+
+    /// The moves of the last VCF proof line in playing order, both colours alternating from
+    /// the attacker's, ending in the attacker's five (a line ending on a renju defender's
+    /// forbidden block stops before that block). For replaying a proof.
+    pub fn vcf_moves(&self) -> Vec<Point> {
+        let mut v = Vec::new();
+        for &(p, step) in self.line.iter().rev() {
+            match step {
+                Step::Attack | Step::Defend => v.push(p),
+                // A double four: the defender blocks one end, the attacker takes the other.
+                Step::End => {
+                    v.push(p);
+                    if v.len() % 2 == 0 {
+                        continue;
+                    }
+                    break;
+                }
+                Step::ForbiddenEnd => break,
+            }
+        }
         v
     }
 
@@ -455,7 +486,7 @@ impl<'a, 'l> Threats<'a, 'l> {
     }
 
     /// The replies that may break the VCF in `self.line` (see the module comment).
-    fn threat_defences(&mut self, b: &mut Board, c: Color) -> Vec<Point> {
+    pub(super) fn threat_defences(&mut self, b: &mut Board, c: Color) -> Vec<Point> {
         let o = c.opponent();
         let steps: Vec<(Point, Step)> = self.line.iter().rev().copied().collect();
         let mut v: Vec<Point> = Vec::with_capacity(32);
@@ -518,7 +549,7 @@ impl<'a, 'l> Threats<'a, 'l> {
 /// four stones of `c` and none of the other colour through it: the window counts rule most
 /// cells out before the slower line test.
 #[inline]
-fn five_at(b: &Board, p: Point, c: Color) -> bool {
+pub(super) fn five_at(b: &Board, p: Point, c: Color) -> bool {
     b.fours_at(p, c) != 0 && b.makes_five(p, c)
 }
 
@@ -530,7 +561,7 @@ pub fn five_move(b: &Board, c: Color) -> Option<Point> {
 }
 
 /// Every point where `c` completes a winning five.
-fn five_points(b: &Board, c: Color) -> Vec<Point> {
+pub(super) fn five_points(b: &Board, c: Color) -> Vec<Point> {
     let mut v = window_cells(b, c, 4);
     v.retain(|&p| b.makes_five(p, c));
     v
@@ -569,7 +600,7 @@ pub fn four_moves(b: &Board, c: Color) -> Vec<Point> {
 /// the VCF was there before), so the move lies in a window of one of the VCF's fours, which
 /// may hold only one of `c`'s stones now: the quiet "fukumi" move prepares a four whose
 /// other stones come with the VCF.
-fn threat_candidates(b: &Board, c: Color, stones: u8) -> Vec<Point> {
+pub(super) fn threat_candidates(b: &Board, c: Color, stones: u8) -> Vec<Point> {
     window_cells(b, c, stones)
 }
 
