@@ -145,3 +145,35 @@ fn othello_eval_names_a_built_in_evaluation_or_none_with_weights() {
         assert_eq!(code, Some(0), "{eval}: {err}");
     }
 }
+
+#[test]
+fn go_priors_name_a_model_and_bad_weights_files_name_the_line() {
+    fails_with(&["go", "--priors", "bogus"], "--priors");
+    let path = std::env::temp_dir().join(format!("quartet-mm-bad-{}.txt", std::process::id()));
+    std::fs::write(&path, "quartet-go-mm 1\ncapture 1 -3\n").unwrap();
+    let p = path.to_str().unwrap();
+    fails_with(&["go", "--priors", "mm", "--mm-weights", p], "line 2");
+    std::fs::remove_file(&path).unwrap();
+    // The built-in weights load and the engine plays with them.
+    let mut child = Command::new(BIN)
+        .args(["go", "--priors", "mm", "--playouts", "200"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start quartet");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
+    assert!(
+        answers[2].starts_with("= ") && answers[2].len() > 2,
+        "{text}"
+    );
+}

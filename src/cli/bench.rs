@@ -34,6 +34,9 @@ pub enum BenchGame {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Go: fits the learnt move model (Bradley-Terry gammas by minorization-maximization)
+    /// to game records; prints held-out move prediction beside the hand-set priors'.
+    GoMm(super::go_mm::GoMmArgs),
     /// Gomoku: the puzzle suite or the node rate.
     Gomoku {
         #[command(subcommand)]
@@ -45,6 +48,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     match args.game {
         BenchGame::Othello { what } => super::bench_othello::run(what),
         BenchGame::Dots(a) => super::dots::bench(a),
+        BenchGame::GoMm(a) => super::go_mm::run(a),
         BenchGame::Gomoku { what } => crate::cli::gomoku::bench(what),
         BenchGame::Go {
             boardsize,

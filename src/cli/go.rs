@@ -30,6 +30,17 @@ pub struct GoArgs {
     /// every 0.5 s (the best moves' visits as labels, the principal variation).
     #[arg(long)]
     pub gfx: bool,
+    /// Tree priors: `classic` (hand-set), `mm` (learnt gammas added to the hand-set
+    /// priors) or `mm-replace` (learnt gammas instead of the hand-set capture,
+    /// self-atari, 3x3 pattern and distance priors).
+    #[arg(long, default_value = "classic")]
+    pub priors: String,
+    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v1.txt).
+    #[arg(long)]
+    pub mm_weights: Option<String>,
+    /// Virtual wins of the likeliest move under the learnt model.
+    #[arg(long, default_value_t = 20.0)]
+    pub mm_weight: f32,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -48,6 +59,36 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     }
     if !(0.0..1.0).contains(&args.resign_threshold) {
         return Err("--resign-threshold must be in [0, 1)".into());
+    }
+    let replace = match args.priors.as_str() {
+        "classic" => None,
+        "mm" => Some(false),
+        "mm-replace" => Some(true),
+        other => {
+            return Err(format!(
+                "--priors: unknown `{other}` (classic, mm, mm-replace)"
+            ))
+        }
+    };
+    if let Some(replace) = replace {
+        if !(args.mm_weight >= 0.0 && args.mm_weight <= 1000.0) {
+            return Err("--mm-weight must be in [0, 1000]".into());
+        }
+        let text = match &args.mm_weights {
+            Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
+            None => crate::go::features::BUILT_IN.to_string(),
+        };
+        let gammas = crate::go::features::Gammas::parse(&text).map_err(|e| {
+            format!(
+                "{}: {e}",
+                args.mm_weights.as_deref().unwrap_or("built-in weights")
+            )
+        })?;
+        crate::go::features::set_model(crate::go::features::PriorModel {
+            gammas,
+            weight: args.mm_weight,
+            replace,
+        });
     }
     let config = PlayerConfig {
         playouts: args.playouts,

@@ -4,6 +4,7 @@ pub mod bench_othello;
 pub mod dots;
 pub mod fake_gtp;
 pub mod go;
+pub mod go_mm;
 pub mod gomoku;
 pub mod match_cmd;
 pub mod match_tourney;

@@ -16,6 +16,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::board::{Board, Move, Point};
+use super::features;
 use super::ladder;
 use super::patterns;
 use super::playout::{self, Amaf};
@@ -452,7 +453,7 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
                 }
                 g.nodes[idx].expanding = true;
                 drop(g);
-                children(root, idx == 0, &board, &mut w.kids);
+                children((idx == 0).then_some(root), &board, &mut w.kids);
                 g = lock(grown);
                 g.attach(idx, &w.kids);
             }
@@ -587,9 +588,24 @@ impl Grown {
     }
 }
 
-/// The children of a new node at `board` (the root's if `at_root`) with their priors,
-/// into `out`: computed outside the tree's lock.
-fn children(root: &Root, at_root: bool, board: &Board, out: &mut Vec<Node>) {
+/// The prior win rate (virtual wins over virtual visits) of every candidate at `board`
+/// that is not the root, as the tree gives it; for comparing priors with learnt models.
+pub fn prior_means(board: &Board, out: &mut Vec<(Point, f32)>) {
+    let mut kids = Vec::new();
+    children(None, board, &mut kids);
+    out.clear();
+    out.extend(kids.iter().filter_map(|n| match n.mv {
+        Move::Play(p) => Some((p, n.prior_wins / n.prior_visits)),
+        Move::Pass => None,
+    }));
+}
+
+/// The children of a new node at `board` (the root's if `root` is given) with their
+/// priors, into `out`: computed outside the tree's lock.
+fn children(root: Option<&Root>, board: &Board, out: &mut Vec<Node>) {
+    let model = features::model();
+    // The learnt strength of each child in `out`, for scaling by the strongest.
+    let mut strength = [0f32; super::board::MAX_POINTS];
     let c = board.to_move();
     out.clear();
     let last = board.last_move();
@@ -641,15 +657,36 @@ fn children(root: &Root, at_root: bool, board: &Board, out: &mut Vec<Node>) {
         if !board.is_legal(c, p) || board.is_eye(c, p) {
             continue;
         }
-        if at_root && root.repeats(c, p) {
+        if root.is_some_and(|r| r.repeats(c, p)) {
             continue;
         }
         let mut node = Node::new(Move::Play(p));
-        priors(&mut node, board, c, p, last, &near_captures[..n_near]);
+        if let Some(m) = model {
+            strength[out.len()] = m.gammas.strength(&features::features(board, c, p));
+        }
+        priors(
+            &mut node,
+            board,
+            c,
+            p,
+            last,
+            &near_captures[..n_near],
+            model.is_some_and(|m| m.replace),
+        );
         if futile[..n_futile].contains(&p) && !near_captures[..n_near].contains(&p) {
             node.prior_visits += 2.0 * PRIOR_SELF_ATARI;
         }
         out.push(node);
+    }
+    if let Some(m) = model {
+        let strongest = strength[..out.len()].iter().fold(0.0f32, |a, &b| a.max(b));
+        for (n, &s) in out.iter_mut().zip(&strength) {
+            // Virtual wins growing with the square root of the move's probability
+            // relative to the likeliest move's, as Pachi does with its pattern priors.
+            let w = m.weight * (s / strongest).sqrt();
+            n.prior_wins += w;
+            n.prior_visits += w;
+        }
     }
     if out.is_empty() {
         out.push(Node::new(Move::Pass));
@@ -673,6 +710,7 @@ fn priors(
     p: Point,
     last: Option<Move>,
     near_captures: &[Point],
+    learnt: bool,
 ) {
     let mut add = |wins: f32, visits: f32| {
         node.prior_wins += wins;
@@ -686,7 +724,7 @@ fn priors(
         }
     }
     let tactical = captured > 0 || near_captures.contains(&p);
-    if tactical {
+    if tactical && !learnt {
         let w = if captured > 1 {
             PRIOR_CAPTURE_MANY
         } else {
@@ -694,14 +732,14 @@ fn priors(
         };
         add(w, w);
     }
-    if playout::is_self_atari(b, c, p) {
+    if !learnt && playout::is_self_atari(b, c, p) {
         add(0.0, PRIOR_SELF_ATARI);
     }
-    if patterns::matches(b, p) {
+    if !learnt && patterns::matches(b, p) {
         add(PRIOR_PATTERN, PRIOR_PATTERN);
     }
     let (col, row) = b.col_row(p);
-    if let Some(Move::Play(l)) = last {
+    if let (false, Some(Move::Play(l))) = (learnt, last) {
         let (lc, lr) = b.col_row(l);
         let d = col.abs_diff(lc) + row.abs_diff(lr);
         if (1..=3).contains(&d) {

@@ -2,6 +2,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod board;
+pub mod features;
 pub mod game;
 pub mod gogui;
 pub mod gtp;
@@ -9,6 +10,7 @@ pub mod handicap;
 pub mod ladder;
 pub mod live_gfx;
 pub mod mcts;
+pub mod mm;
 pub mod patterns;
 pub mod player;
 pub mod playout;

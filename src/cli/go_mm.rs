@@ -1,0 +1,132 @@
+//! `quartet bench go-mm`: fits the learnt Go move model (features.rs, mm.rs) to game
+//! records and reports its move-prediction rate on held-out games beside the tree's
+//! hand-set priors'.
+use clap::Args;
+use std::time::Instant;
+
+use crate::go::board::{Board, Move};
+use crate::go::features::Gammas;
+use crate::go::mcts;
+use crate::go::mm::{self, Dataset, Prediction};
+
+#[derive(Args, Debug)]
+pub struct GoMmArgs {
+    /// Game records, one game a line (scripts/go_mm_games.py).
+    #[arg(long, num_args = 1.., required = true)]
+    pub games: Vec<String>,
+    /// Where to write the fitted weights.
+    #[arg(long)]
+    pub out: Option<String>,
+    #[arg(long, default_value_t = 20)]
+    pub iterations: usize,
+    /// Every Nth game is held out for the prediction figures.
+    #[arg(long, default_value_t = 10)]
+    pub holdout_every: usize,
+}
+
+pub fn run(a: GoMmArgs) -> Result<(), String> {
+    if a.holdout_every < 2 {
+        return Err("--holdout-every must be at least 2".into());
+    }
+    let t0 = Instant::now();
+    let (mut train, mut test) = (Dataset::default(), Dataset::default());
+    let mut test_games = Vec::new();
+    let mut n_games = 0usize;
+    for path in &a.games {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (size, moves, skip) =
+                mm::parse_record(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            let held_out = n_games.is_multiple_of(a.holdout_every);
+            n_games += 1;
+            let data = if held_out { &mut test } else { &mut train };
+            mm::add_game(size, &moves, skip, data).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            if held_out {
+                test_games.push((size, moves, skip));
+            }
+        }
+    }
+    eprintln!(
+        "{n_games} games: {} training positions ({} candidates), {} held-out positions, read in {:.1} s",
+        train.positions(),
+        train.feats.len(),
+        test.positions(),
+        t0.elapsed().as_secs_f64()
+    );
+    let classic = classic_prediction(&test_games);
+    let uniform = mm::evaluate(&test, &Gammas::new());
+    let mut g = Gammas::new();
+    let t1 = Instant::now();
+    for round in 0..a.iterations {
+        mm::fit(&train, &mut g, 1);
+        if round % 5 == 4 || round + 1 == a.iterations {
+            let p = mm::evaluate(&test, &g);
+            eprintln!(
+                "iteration {}: held-out top-1 {:.2}%, log-likelihood {:.4} ({:.0} s)",
+                round + 1,
+                100.0 * p.rate(),
+                p.log_likelihood,
+                t1.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let fitted_train = mm::evaluate(&train, &g);
+    let fitted = mm::evaluate(&test, &g);
+    println!("held-out positions: {}", fitted.positions);
+    println!(
+        "uniform (random legal move): top-1 {:.2}%",
+        100.0 * uniform.rate()
+    );
+    println!(
+        "hand-set tree priors (argmax of the prior win rate): top-1 {:.2}%",
+        100.0 * classic.rate()
+    );
+    println!(
+        "MM model: top-1 {:.2}% held out ({:.2}% on training), log-likelihood {:.4} (uniform {:.4})",
+        100.0 * fitted.rate(),
+        100.0 * fitted_train.rate(),
+        fitted.log_likelihood,
+        uniform.log_likelihood
+    );
+    if let Some(out) = a.out {
+        let comment = format!(
+            "fitted by `quartet bench go-mm --iterations {}` to {} games ({} positions), \
+             held-out top-1 {:.2}% (hand-set priors {:.2}%)",
+            a.iterations,
+            n_games,
+            train.positions(),
+            100.0 * fitted.rate(),
+            100.0 * classic.rate()
+        );
+        std::fs::write(&out, g.to_text(&comment)).map_err(|e| format!("{out}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Top-1 of the tree's hand-set priors on the held-out games' positions (the same
+/// positions as the model's: non-random, non-pass moves that are candidates).
+fn classic_prediction(games: &[(usize, Vec<Move>, usize)]) -> Prediction {
+    let mut out = Prediction::default();
+    let mut means = Vec::new();
+    let mut scores = Vec::new();
+    for (size, moves, skip) in games {
+        let mut b = Board::new(*size);
+        for (i, &m) in moves.iter().enumerate() {
+            if let (true, Move::Play(p)) = (i >= *skip, m) {
+                mcts::prior_means(&b, &mut means);
+                if let Some(k) = means.iter().position(|&(q, _)| q == p) {
+                    scores.clear();
+                    scores.extend(means.iter().map(|&(_, s)| s));
+                    out.positions += 1;
+                    out.top1 += mm::top1_share(&scores, k);
+                }
+            }
+            let c = b.to_move();
+            b.play(c, m);
+        }
+    }
+    out
+}

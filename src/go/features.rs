@@ -1,0 +1,534 @@
+//! Move features for learnt tree priors, after Coulom, "Computing Elo ratings of move
+//! patterns in the game of Go" (2007): each candidate move has at most one feature per
+//! group (its 3x3 shape, a capture, an extension from atari, ...), every feature has a
+//! strength gamma, and a move's strength is the product of its features' gammas, so its
+//! probability of being played is its strength over the sum of all candidates'.
+//! The gammas are fitted by `quartet bench go-mm` (see `mm.rs`) and stored as text
+//! (`data/go/mm-v1.txt`, parsed by [`Gammas::parse`]).
+use std::sync::OnceLock;
+
+use super::board::{Board, Move, Point};
+use super::ladder;
+use super::patterns;
+use super::playout;
+use super::tactics;
+use crate::color::Color;
+
+pub const GROUPS: usize = 8;
+pub const PATTERN: usize = 0;
+pub const CAPTURE: usize = 1;
+pub const EXTENSION: usize = 2;
+pub const ATARI: usize = 3;
+pub const SELF_ATARI: usize = 4;
+pub const DIST_LAST: usize = 5;
+pub const DIST_LAST2: usize = 6;
+pub const LINE: usize = 7;
+
+pub const GROUP_NAMES: [&str; GROUPS] = [
+    "pattern",
+    "capture",
+    "extension",
+    "atari",
+    "self-atari",
+    "dist-last",
+    "dist-last2",
+    "line",
+];
+
+/// Coulom's distance `dx + dy + max(dx, dy)` runs from 2 (adjacent) up; 17 and beyond share
+/// the last level.
+const DIST_LEVELS: usize = 17;
+
+/// Levels per group, level 0 meaning "no feature of this group" (strength 1, not fitted).
+pub fn group_levels(g: usize) -> usize {
+    match g {
+        PATTERN => pattern_table().count + 1,
+        CAPTURE => 4,
+        EXTENSION => 4,
+        ATARI => 3,
+        SELF_ATARI => 3,
+        DIST_LAST | DIST_LAST2 => DIST_LEVELS,
+        LINE => 11,
+        _ => 0,
+    }
+}
+
+/// A candidate's level in each group.
+pub type Features = [u16; GROUPS];
+
+/// Cell codes of a colour-normalised neighbourhood: 0 empty, 1 own, 2 opponent, 3 edge.
+struct PatternTable {
+    /// Neighbourhood code (own colour = 1) to a dense id, 1-based.
+    id: Vec<u16>,
+    /// Dense id - 1 to its canonical code (the least code among the 8 symmetries).
+    canonical: Vec<u16>,
+    count: usize,
+}
+
+/// The 8 symmetries of the square as permutations of the cells of a neighbourhood code
+/// (order: row above left to right, left, right, row below; see `patterns::neighbourhood`).
+fn symmetries() -> [[usize; 8]; 8] {
+    const POS: [(usize, usize); 8] = [
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+    ];
+    std::array::from_fn(|sym| {
+        std::array::from_fn(|i| {
+            let (mut r, mut c) = POS[i];
+            if sym & 1 != 0 {
+                c = 2 - c;
+            }
+            if sym & 2 != 0 {
+                r = 2 - r;
+            }
+            if sym & 4 != 0 {
+                std::mem::swap(&mut r, &mut c);
+            }
+            POS.iter().position(|&q| q == (r, c)).unwrap()
+        })
+    })
+}
+
+fn pattern_table() -> &'static PatternTable {
+    static T: OnceLock<PatternTable> = OnceLock::new();
+    T.get_or_init(|| {
+        let syms = symmetries();
+        let canon = |code: usize| -> u16 {
+            syms.iter()
+                .map(|perm| {
+                    let mut out = 0usize;
+                    for (i, &j) in perm.iter().enumerate() {
+                        out |= ((code >> (2 * j)) & 3) << (2 * i);
+                    }
+                    out as u16
+                })
+                .min()
+                .unwrap()
+        };
+        let mut canonical = Vec::new();
+        let mut by_canon = vec![0u16; 1 << 16];
+        let id: Vec<u16> = (0..1usize << 16)
+            .map(|code| {
+                let k = canon(code) as usize;
+                if by_canon[k] == 0 {
+                    canonical.push(k as u16);
+                    by_canon[k] = canonical.len() as u16;
+                }
+                by_canon[k]
+            })
+            .collect();
+        let count = canonical.len();
+        PatternTable {
+            id,
+            canonical,
+            count,
+        }
+    })
+}
+
+/// Swaps the two stone colours of a neighbourhood code (1 <-> 2; empty and edge stay).
+fn swap_colours(code: usize) -> usize {
+    let mut out = code;
+    for i in 0..8 {
+        let v = (code >> (2 * i)) & 3;
+        if v == 1 || v == 2 {
+            out ^= 3 << (2 * i);
+        }
+    }
+    out
+}
+
+/// The pattern level of `p` for `c` to move: the symmetry class of its 3x3 neighbourhood
+/// with `c`'s stones as "own".
+pub fn pattern_level(b: &Board, c: Color, p: Point) -> u16 {
+    let mut code = patterns::neighbourhood(b, p);
+    // `neighbourhood` codes Black as 1: for White to move the colours swap.
+    if c == Color::White {
+        code = swap_colours(code);
+    }
+    pattern_table().id[code]
+}
+
+/// The canonical neighbourhood code of pattern level `level` (for the weights file).
+pub fn pattern_code(level: u16) -> Option<u16> {
+    pattern_table()
+        .canonical
+        .get((level as usize).checked_sub(1)?)
+        .copied()
+}
+
+/// The pattern level of a canonical code, if `code` is one.
+pub fn pattern_level_of_code(code: u16) -> Option<u16> {
+    let t = pattern_table();
+    let level = t.id[code as usize];
+    (t.canonical[level as usize - 1] == code).then_some(level)
+}
+
+fn distance_level(b: &Board, p: Point, m: Option<Move>) -> u16 {
+    let Some(Move::Play(q)) = m else {
+        return 0;
+    };
+    let (c1, r1) = b.col_row(p);
+    let (c2, r2) = b.col_row(q);
+    let (dx, dy) = (c1.abs_diff(c2), r1.abs_diff(r2));
+    let d = dx + dy + dx.max(dy);
+    if d == 0 {
+        // The move's stone was captured since (a ko or snapback): no distance feature.
+        return 0;
+    }
+    // d >= 2 for distinct points: levels 1..=16.
+    (d.min(DIST_LEVELS) - 1) as u16
+}
+
+/// Whether no stone lies within Manhattan distance `r` of `p`.
+pub fn empty_around(b: &Board, p: Point, r: usize) -> bool {
+    let (col, row) = b.col_row(p);
+    let size = b.size() as isize;
+    let r = r as isize;
+    for dc in -r..=r {
+        let rest = r - dc.abs();
+        for dr in -rest..=rest {
+            let (c2, r2) = (col as isize + dc, row as isize + dr);
+            if c2 < 0 || r2 < 0 || c2 >= size || r2 >= size {
+                continue;
+            }
+            if b.stone(b.point(c2 as usize, r2 as usize)).is_some() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The features of `c` playing at the empty, legal point `p`.
+pub fn features(b: &Board, c: Color, p: Point) -> Features {
+    let mut f = [0u16; GROUPS];
+    f[PATTERN] = pattern_level(b, c, p);
+    let mut captured = 0;
+    let mut own_in_atari = false;
+    let mut atari_target = false;
+    // Each string once, though it may touch `p` on several sides.
+    let mut heads = [0usize; 4];
+    for (i, n) in b.neighbors(p).into_iter().enumerate() {
+        let Some(s) = b.stone(n) else { continue };
+        heads[i] = b.string_head(n);
+        if s == c {
+            own_in_atari |= b.libs(n) == 1;
+            continue;
+        }
+        match b.libs(n) {
+            1 if !heads[..i].contains(&heads[i]) => captured += b.string_len(n),
+            2 => atari_target = true,
+            _ => {}
+        }
+    }
+    if captured > 0 {
+        f[CAPTURE] = if own_in_atari {
+            3
+        } else if captured == 1 {
+            1
+        } else {
+            2
+        };
+    }
+    if own_in_atari {
+        let libs = tactics::libs_after_play(b, c, p, 0, 3);
+        f[EXTENSION] = match libs {
+            0 | 1 => 0,
+            2 => {
+                let saved = b
+                    .neighbors(p)
+                    .into_iter()
+                    .find(|&n| b.stone(n) == Some(c) && b.libs(n) == 1);
+                match saved {
+                    Some(s) if ladder::escapes(b, s) => 2,
+                    _ => 1,
+                }
+            }
+            _ => 3,
+        };
+    }
+    if atari_target && !playout::is_self_atari(b, c, p) {
+        f[ATARI] = if ladder::atari_captures(b, c, p) {
+            1
+        } else {
+            2
+        };
+    }
+    if captured == 0 && playout::is_self_atari(b, c, p) {
+        let joins = b.neighbors(p).into_iter().any(|n| b.stone(n) == Some(c));
+        f[SELF_ATARI] = if joins { 2 } else { 1 };
+    }
+    f[DIST_LAST] = distance_level(b, p, b.last_move());
+    f[DIST_LAST2] = distance_level(b, p, b.last2_move());
+    let (col, row) = b.col_row(p);
+    let size = b.size();
+    let line = col.min(row).min(size - 1 - col).min(size - 1 - row).min(4);
+    f[LINE] = 1 + 2 * line as u16 + u16::from(empty_around(b, p, 3));
+    f
+}
+
+/// Fitted strengths of all features, indexed by group and level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gammas {
+    /// `offsets[g] + level` indexes `gamma`; level 0 of every group stays 1.
+    offsets: [usize; GROUPS + 1],
+    gamma: Vec<f32>,
+}
+
+const HEADER: &str = "quartet-go-mm 1";
+
+impl Default for Gammas {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Gammas {
+    /// All strengths 1 (every move equally likely).
+    pub fn new() -> Gammas {
+        let mut offsets = [0usize; GROUPS + 1];
+        for g in 0..GROUPS {
+            offsets[g + 1] = offsets[g] + group_levels(g);
+        }
+        Gammas {
+            offsets,
+            gamma: vec![1.0; offsets[GROUPS]],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.gamma.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.gamma.is_empty()
+    }
+
+    /// Index of (group, level) in the flat vector.
+    #[inline]
+    pub fn index(&self, g: usize, level: u16) -> usize {
+        self.offsets[g] + level as usize
+    }
+
+    pub fn get(&self, g: usize, level: u16) -> f32 {
+        self.gamma[self.index(g, level)]
+    }
+
+    pub fn set_flat(&mut self, i: usize, v: f32) {
+        self.gamma[i] = v;
+    }
+
+    pub fn flat(&self) -> &[f32] {
+        &self.gamma
+    }
+
+    /// The strength of a move with features `f`.
+    #[inline]
+    pub fn strength(&self, f: &Features) -> f32 {
+        let mut s = 1.0;
+        for (g, &l) in f.iter().enumerate() {
+            s *= self.gamma[self.offsets[g] + l as usize];
+        }
+        s
+    }
+
+    /// The weights file: a header line, then `group level gamma` per fitted feature
+    /// (patterns by their canonical neighbourhood code in hex); features left out keep 1.
+    pub fn to_text(&self, comment: &str) -> String {
+        let mut s = format!("{HEADER}\n");
+        for line in comment.lines() {
+            s.push_str(&format!("# {line}\n"));
+        }
+        for (g, name) in GROUP_NAMES.iter().enumerate() {
+            for level in 1..group_levels(g) as u16 {
+                let v = self.get(g, level);
+                if v == 1.0 {
+                    continue;
+                }
+                if g == PATTERN {
+                    s.push_str(&format!(
+                        "{name} {:#06x} {v:.6e}\n",
+                        pattern_code(level).unwrap()
+                    ));
+                } else {
+                    s.push_str(&format!("{name} {level} {v:.6e}\n"));
+                }
+            }
+        }
+        s
+    }
+
+    /// Parses a weights file; errors name the line.
+    pub fn parse(text: &str) -> Result<Gammas, String> {
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, l)) if l.trim() == HEADER => {}
+            _ => return Err(format!("line 1: expected the header `{HEADER}`")),
+        }
+        let mut out = Gammas::new();
+        let mut seen = vec![false; out.len()];
+        for (i, raw) in lines {
+            let n = i + 1;
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            let [name, level, value] = parts[..] else {
+                return Err(format!("line {n}: expected `group level gamma`"));
+            };
+            let g = GROUP_NAMES
+                .iter()
+                .position(|&x| x == name)
+                .ok_or_else(|| format!("line {n}: unknown group `{name}`"))?;
+            let level = if g == PATTERN {
+                let hex = level.strip_prefix("0x").unwrap_or(level);
+                u16::from_str_radix(hex, 16)
+                    .ok()
+                    .and_then(pattern_level_of_code)
+                    .ok_or_else(|| format!("line {n}: `{level}` is not a canonical pattern code"))?
+            } else {
+                level
+                    .parse::<u16>()
+                    .ok()
+                    .filter(|&l| l >= 1 && (l as usize) < group_levels(g))
+                    .ok_or_else(|| format!("line {n}: no level `{level}` in group {name}"))?
+            };
+            let v: f32 = value
+                .parse()
+                .ok()
+                .filter(|v: &f32| v.is_finite() && *v > 0.0)
+                .ok_or_else(|| format!("line {n}: gamma `{value}` is not a positive number"))?;
+            let idx = out.index(g, level);
+            if std::mem::replace(&mut seen[idx], true) {
+                return Err(format!("line {n}: {name} {level} given twice"));
+            }
+            out.gamma[idx] = v;
+        }
+        Ok(out)
+    }
+}
+
+/// How the tree uses a learnt model for its priors.
+pub struct PriorModel {
+    pub gammas: Gammas,
+    /// Virtual wins (and visits) of the likeliest move; others get this times the square
+    /// root of their probability relative to it.
+    pub weight: f32,
+    /// Whether the learnt term replaces the hand-set capture, self-atari, pattern and
+    /// distance priors (it covers the same knowledge) instead of adding to them.
+    pub replace: bool,
+}
+
+/// The model the tree's priors use, if one was chosen at startup (`quartet go --priors`):
+/// process-wide because it is fixed for the life of the engine.
+static MODEL: OnceLock<PriorModel> = OnceLock::new();
+
+/// Installs the process-wide prior model; only the first call counts.
+pub fn set_model(m: PriorModel) {
+    let _ = MODEL.set(m);
+}
+
+pub fn model() -> Option<&'static PriorModel> {
+    MODEL.get()
+}
+
+/// The weights fitted to GNU Go self-play (`scripts/go_mm.sh`), built in.
+pub const BUILT_IN: &str = include_str!("../../data/go/mm-v1.txt");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rows: &[&str]) -> Board {
+        Board::from_diagram(rows).unwrap()
+    }
+
+    #[test]
+    fn pattern_levels_do_not_depend_on_orientation_or_colour() {
+        // A black hane shape at C2 and its mirror image, and the same with colours swapped
+        // and White to move.
+        let a = board(&[".....", ".....", ".XOX.", ".....", "....."]);
+        let m = board(&[".....", ".....", ".XOX.", ".....", "....."]);
+        let s = board(&[".....", ".....", ".OXO.", ".....", "....."]);
+        let pa = pattern_level(&a, Color::Black, a.point(2, 1));
+        let pm = pattern_level(&m, Color::Black, m.point(2, 3));
+        let ps = pattern_level(&s, Color::White, s.point(2, 1));
+        assert_eq!(pa, pm);
+        assert_eq!(pa, ps);
+        // With the other side to move the shape is a different one.
+        assert_ne!(pa, pattern_level(&a, Color::White, a.point(2, 1)));
+        let code = pattern_code(pa).unwrap();
+        assert_eq!(pattern_level_of_code(code), Some(pa));
+    }
+
+    #[test]
+    fn capture_and_self_atari_features() {
+        // White B2 in atari: Black at B1... rows are from the top; row 0 of the diagram
+        // is the top row.
+        let b = board(&[".....", ".....", ".X...", "XOX..", "....."]);
+        let c = Color::Black;
+        let cap = b.point(1, 0); // B1, White B2's last liberty
+        let f = features(&b, c, cap);
+        assert_eq!(f[CAPTURE], 1, "{f:?}");
+        assert_eq!(f[SELF_ATARI], 0);
+        // A white move into the corner A1 next to black A2 is a self-atari of one stone.
+        let w = Color::White;
+        let a1 = b.point(0, 0);
+        let f = features(&b, w, a1);
+        assert_eq!(f[SELF_ATARI], 1, "A1 has B1 only: {f:?}");
+        assert_eq!(f[LINE], 1, "first line, stones near: {f:?}");
+        // B5 between two black stones on the edge: a self-atari; Black there is not.
+        let e = board(&["X.X..", ".....", ".....", ".....", "....."]);
+        let b5 = e.point(1, 4);
+        let f = features(&e, w, b5);
+        assert_eq!(f[SELF_ATARI], 1, "{f:?}");
+        assert_eq!(f[CAPTURE], 0);
+        assert_eq!(features(&e, c, b5)[SELF_ATARI], 0);
+        // An atari: Black B5 next to a white C5 with two liberties (B5, D5).
+        let a = board(&["..O..", "..X..", ".....", ".....", "....."]);
+        assert_ne!(features(&a, c, a.point(1, 4))[ATARI], 0);
+        assert_eq!(features(&a, c, a.point(0, 0))[ATARI], 0);
+    }
+
+    #[test]
+    fn built_in_weights_parse() {
+        Gammas::parse(BUILT_IN).unwrap();
+    }
+
+    #[test]
+    fn parser_rejects_bad_files_with_the_line() {
+        assert!(Gammas::parse("capture 1 2.0\n")
+            .unwrap_err()
+            .contains("line 1"));
+        let bad = [
+            ("capture 9 2.0", "line 3"),
+            ("capture 1 -2.0", "line 3"),
+            ("capture 1 nan", "line 3"),
+            ("capture 1", "line 3"),
+            ("kapture 1 2.0", "line 3"),
+            ("pattern 0x4000 2.0", "line 3"),
+            ("capture 1 2.0\ncapture 1 3.0", "line 4"),
+        ];
+        for (body, want) in bad {
+            let text = format!("{HEADER}\n# c\n{body}\n");
+            let e = Gammas::parse(&text).err();
+            assert!(
+                e.as_deref().is_some_and(|e| e.contains(want)),
+                "{body}: {e:?}"
+            );
+        }
+        let ok = Gammas::parse(&format!("{HEADER}\ncapture 2 2.5\n")).unwrap();
+        assert_eq!(ok.get(CAPTURE, 2), 2.5);
+        assert_eq!(ok.get(CAPTURE, 1), 1.0);
+        let again = Gammas::parse(&ok.to_text("x")).unwrap();
+        assert_eq!(again, ok);
+    }
+}
