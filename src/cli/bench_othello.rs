@@ -261,7 +261,10 @@ fn depth(
         }
         side = side.opponent();
     }
+    // A fresh searcher (no killers or history from the plies above), its table cleared
+    // here so that the first touch of its pages is not timed.
     s = Searcher::new(eval, hash_mb);
+    s.clear();
     let limits = Limits::new(
         Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms)),
         None,
