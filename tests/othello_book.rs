@@ -313,6 +313,11 @@ fn from_book_flags(moves: usize) -> Vec<bool> {
     for _ in 0..moves {
         let a = q.ask(&format!("genmove {}", color.next().unwrap()));
         assert!(a.starts_with("= "), "{a}");
+        // A pass is answered before the book or the search is asked (and not logged).
+        assert!(
+            !a.eq_ignore_ascii_case("= pass"),
+            "no pass is expected this early"
+        );
     }
     q.send("quit");
     assert!(q.wait_exit(Duration::from_secs(10)).is_some());
