@@ -104,10 +104,10 @@ fn genmove_plays_the_trusted_book_move_without_searching() {
 
 #[test]
 fn without_a_book_and_with_a_bad_book() {
-    let mut q = Live::start(&["othello", "--hash-mb", "8"]);
+    let mut q = Live::start(&["othello", "--hash-mb", "8", "--no-book"]);
     assert_eq!(
         q.ask("book"),
-        "? no opening book loaded (start with --book FILE)"
+        "? no opening book loaded (started with --no-book)"
     );
     q.send("quit");
     assert!(q.wait_exit(Duration::from_secs(10)).is_some());
@@ -295,4 +295,58 @@ fn nboard_go_and_hint_answer_from_the_book() {
     q.send("quit");
     assert!(q.wait_exit(Duration::from_secs(10)).is_some());
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Plays `genmove` for both sides from the start with the built-in book; returns for each
+/// move whether the log says it came from the book.
+fn from_book_flags(moves: usize) -> Vec<bool> {
+    let mut q = Live::start_logged(&[
+        "othello",
+        "--move-time",
+        "0.05",
+        "--hash-mb",
+        "8",
+        "--log-level",
+        "info",
+    ]);
+    let mut color = ["b", "w"].iter().cycle();
+    for _ in 0..moves {
+        let a = q.ask(&format!("genmove {}", color.next().unwrap()));
+        assert!(a.starts_with("= "), "{a}");
+        // A pass is answered before the book or the search is asked (and not logged).
+        assert!(
+            !a.eq_ignore_ascii_case("= pass"),
+            "no pass is expected this early"
+        );
+    }
+    q.send("quit");
+    assert!(q.wait_exit(Duration::from_secs(10)).is_some());
+    // One log line per genmove: "genmove: book move" or the search's "genmove" line.
+    let mut flags: Vec<bool> = Vec::new();
+    let waited = std::time::Instant::now();
+    while flags.len() < moves && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+        flags = q
+            .log()
+            .iter()
+            .filter(|(_, l)| l.contains("genmove"))
+            .map(|(_, l)| l.contains("genmove: book move"))
+            .collect();
+    }
+    assert_eq!(flags.len(), moves, "{:?}", q.log());
+    flags
+}
+
+#[test]
+fn the_built_in_book_plays_the_opening_then_hands_over_to_the_search() {
+    let flags = from_book_flags(32);
+    // The opening comes from the book, and once it has no trusted move the search plays
+    // on; the last moves (past the book's 30 plies) are searched whatever the book holds.
+    assert!(flags[0] && flags[1], "{flags:?}");
+    assert!(!flags[31], "{flags:?}");
+    // `--no-book` turns the built-in book off.
+    let mut q = Live::start(&["othello", "--hash-mb", "8", "--no-book"]);
+    assert!(q.ask("book").starts_with("? no opening book"));
+    q.send("quit");
+    assert!(q.wait_exit(Duration::from_secs(10)).is_some());
 }

@@ -39,8 +39,12 @@ pub enum BenchOthello {
         hash_mb: usize,
         /// Weights of the timed search (as `quartet othello --weights`); the position is
         /// reached with the built-in linear weights whatever this says.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "eval")]
         weights: Option<std::path::PathBuf>,
+        /// Built-in evaluation of the timed search when no --weights is given (as `quartet
+        /// othello --eval`; the engine's default is `pattern`).
+        #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
+        eval: String,
     },
     /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
     /// write a weights file loadable with `quartet othello --weights`.
@@ -93,6 +97,10 @@ pub enum BenchOthello {
         /// Games a move needs to be trusted (for the summary printed; not stored).
         #[arg(long, default_value_t = crate::othello::book::DEFAULT_MIN_VISITS)]
         book_visits: u32,
+        /// Leave out the positions fewer games reached: at most --book-visits, this changes
+        /// no value and no move played at that trust, and makes the file far smaller.
+        #[arg(long, default_value_t = 1)]
+        min_games: u32,
     },
     /// Fit the pattern evaluation to positions files from `selfplay` and WTHOR games;
     /// prints the held-out error of the linear and the pattern evaluation.
@@ -153,9 +161,15 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             ms,
             hash_mb,
             weights,
+            eval,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            depth(ms, hash_mb, weights.as_deref())
+            let eval = match weights {
+                Some(p) => crate::othello::evaluator::Evaluator::load(&p)?,
+                None if eval == "linear" => crate::othello::eval::Weights::default_weights().into(),
+                None => crate::othello::evaluator::Evaluator::default_patterns(),
+            };
+            depth(ms, hash_mb, eval)
         }
         BenchOthello::Train {
             files,
@@ -195,6 +209,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             out,
             plies,
             book_visits,
+            min_games,
         } => {
             if wthor.is_empty() && ggf.is_empty() {
                 return Err("book-build needs --wthor or --ggf files".into());
@@ -206,6 +221,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 out: &out,
                 plies: plies.clamp(1, 60),
                 min_visits: book_visits.max(1),
+                min_games: min_games.max(1),
             })
         }
         BenchOthello::Selfplay {
@@ -222,7 +238,11 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
 
 /// Plays 20 plies from the start (each chosen by a depth-4 search, so the position is
 /// the same on every run), then deepens from the resulting 40-empties position for `ms`.
-fn depth(ms: u64, hash_mb: usize, weights: Option<&std::path::Path>) -> Result<(), String> {
+fn depth(
+    ms: u64,
+    hash_mb: usize,
+    eval: crate::othello::evaluator::Evaluator,
+) -> Result<(), String> {
     use crate::color::Color;
     use crate::othello::eval::Weights;
     use crate::othello::search::Searcher;
@@ -241,9 +261,9 @@ fn depth(ms: u64, hash_mb: usize, weights: Option<&std::path::Path>) -> Result<(
         }
         side = side.opponent();
     }
-    if let Some(path) = weights {
-        s = Searcher::new(crate::othello::evaluator::Evaluator::load(path)?, hash_mb);
-    }
+    // A fresh searcher (no killers or history from the plies above), its table cleared
+    // here so that the first touch of its pages is not timed.
+    s = Searcher::new(eval, hash_mb);
     s.clear();
     let limits = Limits::new(
         Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms)),

@@ -50,11 +50,12 @@ pub struct OthelloArgs {
     #[arg(long, default_value_t = 10.0)]
     pub hint_time: f64,
     /// Opening book (written by `quartet bench othello book-build` or `quartet othello
-    /// learn`): `genmove` (NBoard: `go`) plays its best trusted move while there is one,
-    /// NBoard's `hint` lists the trusted moves. At most 64 MiB.
+    /// learn`) instead of the built-in one (data/othello/book.txt): `genmove` (NBoard:
+    /// `go`) plays its best trusted move while there is one, NBoard's `hint` lists the
+    /// trusted moves. At most 64 MiB.
     #[arg(long, conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
-    /// Play without an opening book.
+    /// Play without an opening book (not even the built-in one).
     #[arg(long)]
     pub no_book: bool,
     /// Games a book move needs before its value is trusted (played by genmove, used by the
@@ -73,7 +74,7 @@ pub enum OthelloCommand {
     /// Self-play learning: every game goes into an opening book, the per-move times of the
     /// two sides follow their win counts; resumable (rerun the same command). Uses the
     /// options given before `learn` (--weights, --hash-mb, --book as the starting book,
-    /// --book-visits).
+    /// --book-visits); without --book it starts from an empty book, not the built-in one.
     Learn(super::othello_learn::LearnArgs),
 }
 
@@ -106,12 +107,17 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         return super::othello_learn::run(learn, eval, args.hash_mb, seed, args.book_visits);
     }
     let book = match (&args.book, args.no_book) {
+        (_, true) => None,
         (Some(p), false) => {
             let b = Book::load(p, args.book_visits)?;
             tracing::info!(positions = b.len(), "book {}", p.display());
             Some(b)
         }
-        _ => None,
+        (None, false) => {
+            let b = Book::default_book(args.book_visits);
+            tracing::info!(positions = b.len(), "built-in book");
+            Some(b)
+        }
     };
     if args.protocol == "nboard" {
         if !(args.hint_time > 0.0 && args.hint_time <= 86_400.0) {

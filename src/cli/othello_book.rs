@@ -17,6 +17,8 @@ pub struct BuildBook<'a> {
     pub out: &'a Path,
     pub plies: usize,
     pub min_visits: u32,
+    /// Positions reached by fewer games are left out of the file (`--min-games`).
+    pub min_games: u32,
 }
 
 /// Largest GGF file read (a GGS archive of a few hundred thousand games).
@@ -108,10 +110,12 @@ pub fn build_book(a: BuildBook<'_>) -> Result<(), String> {
         }
     }
     book.propagate();
+    let pruned = book.prune(a.min_games);
     book.save(a.out)?;
     println!(
-        "{games} games added ({skipped} skipped), {} positions; wrote {}",
+        "{games} games added ({skipped} skipped), {} positions ({pruned} reached by fewer than {} games left out); wrote {}",
         book.len(),
+        a.min_games,
         a.out.display()
     );
     let start = Board::start();

@@ -29,6 +29,9 @@ const VERSION: u32 = 1;
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// Games a child needs before its value is used (`--book-visits`).
 pub const DEFAULT_MIN_VISITS: u32 = 4;
+/// The built-in book (`data/othello/book.txt`, made by self-play: `data/othello/book.md`),
+/// used unless `--book FILE` or `--no-book` says otherwise.
+pub const DEFAULT_BOOK: &str = include_str!("../../data/othello/book.txt");
 /// Plies of each game stored by default: past 30 plies the midgame search with the
 /// endgame solver close behind does better than a book of human or quick self-play games.
 pub const DEFAULT_PLIES: usize = 30;
@@ -127,6 +130,21 @@ impl Book {
             nodes: HashMap::new(),
             min_visits: min_visits.max(1),
         }
+    }
+
+    /// The built-in book with trust at `min_visits` games.
+    pub fn default_book(min_visits: u32) -> Book {
+        Book::parse(DEFAULT_BOOK, min_visits).expect("the built-in book parses (tested)")
+    }
+
+    /// Drops the positions fewer than `min_games` games reached. Values and `best_move`
+    /// are unchanged while the trust threshold is at least `min_games`: negamax reads only
+    /// trusted children, and a position's own mean is kept whole with it. Returns the
+    /// positions dropped.
+    pub fn prune(&mut self, min_games: u32) -> usize {
+        let before = self.nodes.len();
+        self.nodes.retain(|_, n| n.visits >= min_games);
+        before - self.nodes.len()
     }
 
     /// Positions stored.

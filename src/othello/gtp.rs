@@ -520,7 +520,7 @@ fn book_cmd(e: &mut OthelloEngine, args: &[String]) -> Reply {
     let book = e
         .book
         .as_ref()
-        .ok_or_else(|| GtpError::new("no opening book loaded (start with --book FILE)"))?;
+        .ok_or_else(|| GtpError::new("no opening book loaded (started with --no-book)"))?;
     Ok(book
         .moves(&e.state.board)
         .iter()

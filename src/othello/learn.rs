@@ -78,10 +78,17 @@ pub fn black_result(g: &GgfGame) -> i32 {
 }
 
 /// Plays one game from the start: each side plays the book's trusted move while there is
-/// one, else searches for its time (`times.0` black, `times.1` white) with its own
+/// one that has not lost (value at least 0 for it), else searches for its time (`times.0` black, `times.1` white) with its own
 /// searcher (tables cleared first, as two fresh programs). Moves carry their search value
 /// (discs, side to move) and time in the record; `RE` is black's disc difference.
 /// Blocks until the game ends or `stop` is set (`None` then).
+///
+/// Why a losing side searches rather than follow its book: the book knows only the moves
+/// already played, and a search is the only source of new ones. With every book move
+/// played, the first games' line became trusted to its last ply and was replayed for ever
+/// (18 games of one line, black losing each by the same margin, in a run at 0.1 s); now
+/// the side the line has lost for searches, with the extra time its losses give it, until
+/// it finds a move that does better or confirms the old one.
 pub fn play_game(
     book: &Book,
     players: &mut [Searcher; 2],
@@ -105,7 +112,7 @@ pub fn play_game(
                 eval: String::new(),
                 time: String::new(),
             }
-        } else if let Some(m) = book.best_move(&b) {
+        } else if let Some(m) = book.best_move(&b).filter(|m| m.value >= 0.0) {
             GgfMove {
                 color,
                 square: Some(m.square),
@@ -206,9 +213,14 @@ mod tests {
         add_to_book(&mut book, &g, 10).unwrap();
         book.propagate();
         assert_eq!(book.len(), 11);
-        // With one game and trust at one game the book now replays that game's opening,
-        // up to symmetry (the four first moves are one book position): the same positions
-        // after each of the 10 stored moves, every one played from the book (time 0).
+        // Stored again as a draw (a line that has not lost for either side), with one game
+        // and trust at one game the book replays that game's opening, up to symmetry (the
+        // four first moves are one book position): the same positions after each of the 10
+        // stored moves, every one played from the book (time 0).
+        let mut book = Book::new(1);
+        let moves: Vec<usize> = g.moves.iter().filter_map(|m| m.square).collect();
+        book.add_game(g.start, g.start_to_move, &moves, 0, 10)
+            .unwrap();
         let g2 = play_game(&book, &mut players, (t, t), &StopToken::new()).unwrap();
         let positions = |g: &GgfGame| {
             let mut b = Board::start();
@@ -224,5 +236,30 @@ mod tests {
         };
         assert_eq!(positions(&g2), positions(&g));
         assert!(g2.moves[..10].iter().all(|m| m.time == "0"));
+    }
+
+    #[test]
+    fn the_side_a_book_line_has_lost_for_searches_and_the_other_follows_the_book() {
+        let mut players = [
+            Searcher::new(Weights::default_weights(), 2),
+            Searcher::new(Weights::default_weights(), 2),
+        ];
+        let t = Duration::from_millis(5);
+        // One line of 6 moves (a legal opening: f5 d6 c3 d3 c4 f4), trusted at one game.
+        let line: Vec<usize> = "f5 d6 c3 d3 c4 f4"
+            .split_whitespace()
+            .map(|m| crate::othello::bitboard::parse_square(m).unwrap())
+            .collect();
+        for (black_result, book_side) in [(-10, Color::White), (10, Color::Black)] {
+            let mut book = Book::new(1);
+            book.add_game(Board::start(), Color::Black, &line, black_result, 6)
+                .unwrap();
+            let g = play_game(&book, &mut players, (t, t), &StopToken::new()).unwrap();
+            // The winner's first book move comes from the book (time 0); the loser's first
+            // move is searched (its time is written with two decimals, "0.00" at least).
+            let first = |c: Color| g.moves.iter().find(|m| m.color == c).unwrap();
+            assert_eq!(first(book_side).time, "0", "{black_result}");
+            assert_ne!(first(book_side.opponent()).time, "0", "{black_result}");
+        }
     }
 }

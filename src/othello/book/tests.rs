@@ -235,3 +235,81 @@ fn files_round_trip_and_bad_files_name_the_line() {
     assert!(Book::load(&dir.join("missing"), 1).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_built_in_book_parses_and_answers_every_image_of_a_position_alike() {
+    let book = Book::default_book(DEFAULT_MIN_VISITS);
+    // Written with --min-games at the default trust: every position is trusted.
+    assert!(book.len() > 100, "{}", book.len());
+    assert!(book.nodes.values().all(|n| n.visits >= DEFAULT_MIN_VISITS));
+    let mut pruned = book.clone();
+    assert_eq!(pruned.prune(DEFAULT_MIN_VISITS), 0);
+    // A trusted move from the start, and the line it gives runs some plies.
+    let mut b = Board::start();
+    let mut plies = 0;
+    while let Some(m) = book.best_move(&b) {
+        // The same book moves (mapped square by square) in all 8 images of the position.
+        for s in 0..8u8 {
+            let img = Board {
+                p: crate::othello::symmetry::apply(s, b.p),
+                o: crate::othello::symmetry::apply(s, b.o),
+            };
+            let map = |sq: usize| crate::othello::symmetry::apply(s, 1u64 << sq).trailing_zeros();
+            let mut want: Vec<(u32, u32)> = book
+                .moves(&b)
+                .iter()
+                .map(|m| (map(m.square), m.visits))
+                .collect();
+            let mut got: Vec<(u32, u32)> = book
+                .moves(&img)
+                .iter()
+                .map(|m| (m.square as u32, m.visits))
+                .collect();
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "image {s} at ply {plies}");
+        }
+        b = b.play(m.square).unwrap();
+        if b.moves() == 0 {
+            b = b.pass();
+        }
+        plies += 1;
+    }
+    assert!(plies >= 10, "{plies}");
+}
+
+#[test]
+fn pruning_below_the_trust_changes_no_value_and_no_move() {
+    let mut book = Book::new(2);
+    add(&mut book, "f5 f6 e6", -4);
+    add(&mut book, "f5 f6 e6", -8);
+    add(&mut book, "f5 f6 e6 f4", 10);
+    add(&mut book, "f5 d6 c3", 6);
+    add(&mut book, "f5 d6 c5", -2);
+    add(&mut book, "f5 d6 c3", 6);
+    let before = book.clone();
+    // Dropped: f5 f6 e6 f4 (1 game), f5 d6 c5 (1 game).
+    assert_eq!(book.prune(2), 2);
+    book.propagate();
+    let mut b = Board::start();
+    for m in ["f5", "f6", "e6"] {
+        assert_eq!(book.lookup(&b), before.lookup(&b));
+        assert_eq!(book.best_move(&b), before.best_move(&b));
+        b = b.play(sq(m)).unwrap();
+    }
+    let after_f5_d6 = Board::start()
+        .play(sq("f5"))
+        .unwrap()
+        .play(sq("d6"))
+        .unwrap();
+    assert_eq!(book.lookup(&after_f5_d6), before.lookup(&after_f5_d6));
+    assert_eq!(names(&book.moves(&after_f5_d6)), ["c3"]);
+    assert_eq!(names(&before.moves(&after_f5_d6)), ["c3", "c5"]);
+    // Pruning above the trust is not neutral: f5 d6 c3 (2 games, white to move, mean -6)
+    // goes at 3 games, and f5 d6 falls back from its value +6 to its own mean (6 - 2 + 6) / 3.
+    let mut over = before.clone();
+    assert_eq!(over.prune(3), 3);
+    over.propagate();
+    assert_eq!(before.lookup(&after_f5_d6), Some((6.0, 3)));
+    assert_eq!(over.lookup(&after_f5_d6), Some((10.0 / 3.0, 3)));
+}
