@@ -30,6 +30,9 @@
 //! 2026-12-02, with the loony-offer shortcut, the sacrifice bounds and parity rounding, at
 //! load 8-9 (so CPU seconds are inflated by the shared cores): 3x4 2.39M nodes; 3x5 value
 //! -1: 331M nodes, 140 s CPU (564M, 173 s before); 4x4: 249M nodes, 125 s CPU (446M before).
+//! 2026-12-02 (later), with both bounds in each table entry, back to back at load 3-4:
+//! 3x4 1.94M nodes; 3x5 233M nodes, 96.1 s (331M, 128.8 s before); 4x4 191M, 77.3 s (249M,
+//! 92.4 s before).
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;

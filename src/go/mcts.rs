@@ -755,7 +755,7 @@ fn priors(
     if size <= 13 && stones < size * size / 8 && line <= 1 && !tactical {
         add(0.0, PRIOR_OPENING_LOW_LINE);
     }
-    if line <= 2 && empty_around(b, col, row, 3) {
+    if line <= 2 && features::empty_around(b, p, 3) {
         if line <= 1 {
             add(0.0, PRIOR_EMPTY_AREA);
         } else {
@@ -771,25 +771,6 @@ impl Root<'_> {
         b.play_legal(c, Move::Play(p));
         self.history.contains(&b.hash())
     }
-}
-
-/// Whether no stone lies within Manhattan distance `r` of (col, row).
-fn empty_around(b: &Board, col: usize, row: usize, r: usize) -> bool {
-    let size = b.size() as isize;
-    let r = r as isize;
-    for dc in -r..=r {
-        let rest = r - dc.abs();
-        for dr in -rest..=rest {
-            let (c2, r2) = (col as isize + dc, row as isize + dr);
-            if c2 < 0 || r2 < 0 || c2 >= size || r2 >= size {
-                continue;
-            }
-            if b.stone(b.point(c2 as usize, r2 as usize)).is_some() {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 /// A root child's statistics as reported to the player and the analysis commands.
