@@ -5,7 +5,7 @@ use clap::Args;
 use std::time::Instant;
 
 use crate::go::board::{Board, Move};
-use crate::go::features::Gammas;
+use crate::go::features::{self, Gammas};
 use crate::go::mcts;
 use crate::go::mm::{self, Dataset, Prediction};
 
@@ -22,6 +22,11 @@ pub struct GoMmArgs {
     /// Every Nth game is held out for the prediction figures.
     #[arg(long, default_value_t = 10)]
     pub holdout_every: usize,
+    /// Fit the 12-point diamond feature: every diamond seen among at least this many
+    /// training candidates gets its own strength (the rest share strength 1); 0 leaves the
+    /// diamonds out (a version 1 weights file).
+    #[arg(long, default_value_t = 0)]
+    pub diamond_min: usize,
 }
 
 pub fn run(a: GoMmArgs) -> Result<(), String> {
@@ -58,7 +63,26 @@ pub fn run(a: GoMmArgs) -> Result<(), String> {
     );
     let classic = classic_prediction(&test_games);
     let uniform = mm::evaluate(&test, &Gammas::new());
-    let mut g = Gammas::new();
+    let mut g = if a.diamond_min > 0 {
+        let codes = train.frequent_diamonds(a.diamond_min);
+        let g = Gammas::with_diamonds(codes);
+        train.assign_diamonds(g.diamonds());
+        test.assign_diamonds(g.diamonds());
+        let rare = |d: &Dataset| {
+            let n = d.feats.iter().filter(|f| f[features::DIAMOND] == 0).count();
+            100.0 * n as f64 / d.feats.len().max(1) as f64
+        };
+        eprintln!(
+            "{} diamonds seen among at least {} training candidates; rare: {:.1}% of training, {:.1}% of held-out candidates",
+            g.diamonds().len(),
+            a.diamond_min,
+            rare(&train),
+            rare(&test)
+        );
+        g
+    } else {
+        Gammas::new()
+    };
     let t1 = Instant::now();
     for round in 0..a.iterations {
         mm::fit(&train, &mut g, 1);
@@ -93,13 +117,19 @@ pub fn run(a: GoMmArgs) -> Result<(), String> {
     );
     if let Some(out) = a.out {
         let comment = format!(
-            "fitted by `quartet bench go-mm --iterations {}` to {} games ({} positions), \
-             held-out top-1 {:.2}% (hand-set priors {:.2}%)",
+            "fitted by `quartet bench go-mm --iterations {}{}` to {} games ({} positions), \
+             held-out top-1 {:.2}% (hand-set priors {:.2}%), log-likelihood {:.4}",
             a.iterations,
+            if a.diamond_min > 0 {
+                format!(" --diamond-min {}", a.diamond_min)
+            } else {
+                String::new()
+            },
             n_games,
             train.positions(),
             100.0 * fitted.rate(),
-            100.0 * classic.rate()
+            100.0 * classic.rate(),
+            fitted.log_likelihood
         );
         std::fs::write(&out, g.to_text(&comment)).map_err(|e| format!("{out}: {e}"))?;
     }

@@ -8,13 +8,14 @@
 use std::sync::OnceLock;
 
 use super::board::{Board, Move, Point};
+use super::diamond::{self, DiamondTable};
 use super::ladder;
 use super::patterns;
 use super::playout;
 use super::tactics;
 use crate::color::Color;
 
-pub const GROUPS: usize = 8;
+pub const GROUPS: usize = 9;
 pub const PATTERN: usize = 0;
 pub const CAPTURE: usize = 1;
 pub const EXTENSION: usize = 2;
@@ -23,6 +24,8 @@ pub const SELF_ATARI: usize = 4;
 pub const DIST_LAST: usize = 5;
 pub const DIST_LAST2: usize = 6;
 pub const LINE: usize = 7;
+/// The 12-point diamond (`diamond.rs`): its levels come with the weights, 0 = rare.
+pub const DIAMOND: usize = 8;
 
 pub const GROUP_NAMES: [&str; GROUPS] = [
     "pattern",
@@ -33,13 +36,16 @@ pub const GROUP_NAMES: [&str; GROUPS] = [
     "dist-last",
     "dist-last2",
     "line",
+    "diamond",
 ];
 
 /// Coulom's distance `dx + dy + max(dx, dy)` runs from 2 (adjacent) up; 17 and beyond share
 /// the last level.
 const DIST_LEVELS: usize = 17;
 
-/// Levels per group, level 0 meaning "no feature of this group" (strength 1, not fitted).
+/// Levels per group, level 0 meaning "no feature of this group" (strength 1, not fitted);
+/// the diamond group has only its rare level here (its others come with the weights, see
+/// [`Gammas::levels`]).
 pub fn group_levels(g: usize) -> usize {
     match g {
         PATTERN => pattern_table().count + 1,
@@ -49,6 +55,7 @@ pub fn group_levels(g: usize) -> usize {
         SELF_ATARI => 3,
         DIST_LAST | DIST_LAST2 => DIST_LEVELS,
         LINE => 11,
+        DIAMOND => 1,
         _ => 0,
     }
 }
@@ -206,7 +213,8 @@ pub fn empty_around(b: &Board, p: Point, r: usize) -> bool {
     true
 }
 
-/// The features of `c` playing at the empty, legal point `p`.
+/// The features of `c` playing at the empty, legal point `p`, all but the diamond's level
+/// (which needs the weights' table: [`Gammas::features`]).
 pub fn features(b: &Board, c: Color, p: Point) -> Features {
     let mut f = [0u16; GROUPS];
     f[PATTERN] = pattern_level(b, c, p);
@@ -280,9 +288,13 @@ pub struct Gammas {
     /// `offsets[g] + level` indexes `gamma`; level 0 of every group stays 1.
     offsets: [usize; GROUPS + 1],
     gamma: Vec<f32>,
+    /// The frequent diamonds' levels (empty in a version 1 model).
+    diamonds: DiamondTable,
 }
 
-const HEADER: &str = "quartet-go-mm 1";
+const HEADER_V1: &str = "quartet-go-mm 1";
+/// Version 2 adds the diamond group (`diamond CODE gamma` lines, codes in hex).
+const HEADER_V2: &str = "quartet-go-mm 2";
 
 impl Default for Gammas {
     fn default() -> Self {
@@ -291,15 +303,27 @@ impl Default for Gammas {
 }
 
 impl Gammas {
-    /// All strengths 1 (every move equally likely).
+    /// All strengths 1 (every move equally likely), no diamonds.
     pub fn new() -> Gammas {
+        Gammas::with_diamonds(Vec::new())
+    }
+
+    /// All strengths 1, with a level for each of `diamonds` (distinct canonical codes).
+    pub fn with_diamonds(diamonds: Vec<u32>) -> Gammas {
+        let diamonds = DiamondTable::new(diamonds);
         let mut offsets = [0usize; GROUPS + 1];
         for g in 0..GROUPS {
-            offsets[g + 1] = offsets[g] + group_levels(g);
+            let levels = if g == DIAMOND {
+                diamonds.len() + 1
+            } else {
+                group_levels(g)
+            };
+            offsets[g + 1] = offsets[g] + levels;
         }
         Gammas {
             offsets,
             gamma: vec![1.0; offsets[GROUPS]],
+            diamonds,
         }
     }
 
@@ -309,6 +333,15 @@ impl Gammas {
 
     pub fn is_empty(&self) -> bool {
         self.gamma.is_empty()
+    }
+
+    /// Levels of group `g`, level 0 included.
+    pub fn levels(&self, g: usize) -> usize {
+        self.offsets[g + 1] - self.offsets[g]
+    }
+
+    pub fn diamonds(&self) -> &DiamondTable {
+        &self.diamonds
     }
 
     /// Index of (group, level) in the flat vector.
@@ -329,6 +362,16 @@ impl Gammas {
         &self.gamma
     }
 
+    /// All features of `c` playing at `p`, the diamond's level from this model's table.
+    #[inline]
+    pub fn features(&self, b: &Board, c: Color, p: Point) -> Features {
+        let mut f = features(b, c, p);
+        if !self.diamonds.is_empty() {
+            f[DIAMOND] = self.diamonds.level(diamond::code(b, c, p));
+        }
+        f
+    }
+
     /// The strength of a move with features `f`.
     #[inline]
     pub fn strength(&self, f: &Features) -> f32 {
@@ -341,39 +384,56 @@ impl Gammas {
 
     /// The weights file: a header line, then `group level gamma` per fitted feature
     /// (patterns by their canonical neighbourhood code in hex); features left out keep 1.
+    /// A model with diamonds is version 2 and lists every diamond of its table (in level
+    /// order, so the table reads back the same); one without stays version 1.
     pub fn to_text(&self, comment: &str) -> String {
-        let mut s = format!("{HEADER}\n");
+        let header = if self.diamonds.is_empty() {
+            HEADER_V1
+        } else {
+            HEADER_V2
+        };
+        let mut s = format!("{header}\n");
         for line in comment.lines() {
             s.push_str(&format!("# {line}\n"));
         }
         for (g, name) in GROUP_NAMES.iter().enumerate() {
-            for level in 1..group_levels(g) as u16 {
+            for level in 1..self.levels(g) as u16 {
                 let v = self.get(g, level);
-                if v == 1.0 {
-                    continue;
-                }
-                if g == PATTERN {
-                    s.push_str(&format!(
+                match g {
+                    PATTERN if v != 1.0 => s.push_str(&format!(
                         "{name} {:#06x} {v:.6e}\n",
                         pattern_code(level).unwrap()
-                    ));
-                } else {
-                    s.push_str(&format!("{name} {level} {v:.6e}\n"));
+                    )),
+                    DIAMOND => s.push_str(&format!(
+                        "{name} {:#08x} {v:.6e}\n",
+                        self.diamonds.code(level).unwrap()
+                    )),
+                    PATTERN => {}
+                    _ if v != 1.0 => s.push_str(&format!("{name} {level} {v:.6e}\n")),
+                    _ => {}
                 }
             }
         }
         s
     }
 
-    /// Parses a weights file; errors name the line.
+    /// Parses a weights file of version 1 or 2; errors name the line.
     pub fn parse(text: &str) -> Result<Gammas, String> {
         let mut lines = text.lines().enumerate();
-        match lines.next() {
-            Some((_, l)) if l.trim() == HEADER => {}
-            _ => return Err(format!("line 1: expected the header `{HEADER}`")),
-        }
-        let mut out = Gammas::new();
-        let mut seen = vec![false; out.len()];
+        let v2 = match lines.next() {
+            Some((_, l)) if l.trim() == HEADER_V1 => false,
+            Some((_, l)) if l.trim() == HEADER_V2 => true,
+            _ => {
+                return Err(format!(
+                    "line 1: expected the header `{HEADER_V1}` or `{HEADER_V2}`"
+                ))
+            }
+        };
+        // Diamonds first (they size the table), the other groups' entries after.
+        let mut diamonds = Vec::new();
+        let mut diamond_gammas = Vec::new();
+        let mut seen_diamond = std::collections::HashSet::new();
+        let mut entries = Vec::new();
         for (i, raw) in lines {
             let n = i + 1;
             let line = raw.trim();
@@ -388,6 +448,37 @@ impl Gammas {
                 .iter()
                 .position(|&x| x == name)
                 .ok_or_else(|| format!("line {n}: unknown group `{name}`"))?;
+            let v: f32 = value
+                .parse()
+                .ok()
+                .filter(|v: &f32| v.is_finite() && *v > 0.0)
+                .ok_or_else(|| format!("line {n}: gamma `{value}` is not a positive number"))?;
+            if g == DIAMOND {
+                if !v2 {
+                    return Err(format!(
+                        "line {n}: diamond features need the header `{HEADER_V2}`"
+                    ));
+                }
+                let hex = level.strip_prefix("0x").unwrap_or(level);
+                let code = u32::from_str_radix(hex, 16)
+                    .ok()
+                    .filter(|&c| diamond::is_canonical(c))
+                    .ok_or_else(|| {
+                        format!("line {n}: `{level}` is not a canonical diamond code")
+                    })?;
+                if !seen_diamond.insert(code) {
+                    return Err(format!("line {n}: diamond {level} given twice"));
+                }
+                if diamonds.len() == diamond::MAX_DIAMONDS {
+                    return Err(format!(
+                        "line {n}: more than {} diamonds",
+                        diamond::MAX_DIAMONDS
+                    ));
+                }
+                diamonds.push(code);
+                diamond_gammas.push(v);
+                continue;
+            }
             let level = if g == PATTERN {
                 let hex = level.strip_prefix("0x").unwrap_or(level);
                 u16::from_str_radix(hex, 16)
@@ -401,14 +492,18 @@ impl Gammas {
                     .filter(|&l| l >= 1 && (l as usize) < group_levels(g))
                     .ok_or_else(|| format!("line {n}: no level `{level}` in group {name}"))?
             };
-            let v: f32 = value
-                .parse()
-                .ok()
-                .filter(|v: &f32| v.is_finite() && *v > 0.0)
-                .ok_or_else(|| format!("line {n}: gamma `{value}` is not a positive number"))?;
+            entries.push((n, g, level, v));
+        }
+        let mut out = Gammas::with_diamonds(diamonds);
+        for (level, v) in (1u16..).zip(diamond_gammas) {
+            let idx = out.index(DIAMOND, level);
+            out.gamma[idx] = v;
+        }
+        let mut seen = vec![false; out.len()];
+        for (n, g, level, v) in entries {
             let idx = out.index(g, level);
             if std::mem::replace(&mut seen[idx], true) {
-                return Err(format!("line {n}: {name} {level} given twice"));
+                return Err(format!("line {n}: {} {level} given twice", GROUP_NAMES[g]));
             }
             out.gamma[idx] = v;
         }
@@ -518,17 +613,97 @@ mod tests {
             ("capture 1 2.0\ncapture 1 3.0", "line 4"),
         ];
         for (body, want) in bad {
-            let text = format!("{HEADER}\n# c\n{body}\n");
+            let text = format!("{HEADER_V1}\n# c\n{body}\n");
             let e = Gammas::parse(&text).err();
             assert!(
                 e.as_deref().is_some_and(|e| e.contains(want)),
                 "{body}: {e:?}"
             );
         }
-        let ok = Gammas::parse(&format!("{HEADER}\ncapture 2 2.5\n")).unwrap();
+        let ok = Gammas::parse(&format!("{HEADER_V1}\ncapture 2 2.5\n")).unwrap();
         assert_eq!(ok.get(CAPTURE, 2), 2.5);
         assert_eq!(ok.get(CAPTURE, 1), 1.0);
         let again = Gammas::parse(&ok.to_text("x")).unwrap();
         assert_eq!(again, ok);
+    }
+
+    /// Three canonical diamonds seen from a real board (the empty centre, an edge point,
+    /// a point with stones), so the codes are ones play produces.
+    fn some_diamonds() -> Vec<u32> {
+        let b = board(&[".....", ".....", ".XO..", ".....", "....."]);
+        let c = Color::Black;
+        vec![
+            diamond::code(&b, c, b.point(2, 1)),
+            diamond::code(&b, c, b.point(4, 4)),
+            diamond::code(&Board::new(5), c, Board::new(5).point(2, 2)),
+        ]
+    }
+
+    #[test]
+    fn a_version_2_model_round_trips_and_scores_its_diamonds() {
+        let codes = some_diamonds();
+        let mut g = Gammas::with_diamonds(codes.clone());
+        assert_eq!(g.levels(DIAMOND), 4);
+        for (i, v) in [(1u16, 3.5f32), (2, 1.0), (3, 0.25)] {
+            let idx = g.index(DIAMOND, i);
+            g.set_flat(idx, v);
+        }
+        let idx = g.index(CAPTURE, 1);
+        g.set_flat(idx, 7.0);
+        let text = g.to_text("a test\nof two lines");
+        assert!(text.starts_with(HEADER_V2), "{text}");
+        let again = Gammas::parse(&text).unwrap();
+        assert_eq!(again, g);
+        // The move at C2 has the first diamond, so its strength carries 3.5.
+        let b = board(&[".....", ".....", ".XO..", ".....", "....."]);
+        let f = again.features(&b, Color::Black, b.point(2, 1));
+        assert_eq!(f[DIAMOND], 1);
+        let mut without = f;
+        without[DIAMOND] = 0;
+        let ratio = again.strength(&f) / again.strength(&without);
+        assert!((ratio - 3.5).abs() < 1e-6, "{ratio}");
+        // A diamond outside the table is rare: level 0, strength 1.
+        let f = again.features(&b, Color::White, b.point(1, 1));
+        assert_eq!(f[DIAMOND], 0);
+        // A model without diamonds writes version 1, which the parser still reads.
+        let v1 = Gammas::new().to_text("");
+        assert!(v1.starts_with(HEADER_V1));
+        assert_eq!(Gammas::parse(&v1).unwrap(), Gammas::new());
+    }
+
+    #[test]
+    fn bad_version_2_files_are_rejected_with_the_line() {
+        let [a, b, _] = some_diamonds()[..] else {
+            unreachable!()
+        };
+        // A code that is not the least of its symmetry class.
+        let not_canonical = (0..1u32 << 24)
+            .find(|&c| !diamond::is_canonical(c))
+            .unwrap();
+        let bad = [
+            (
+                format!("diamond {a:#08x} 2.0\ndiamond {a:#08x} 3.0"),
+                "line 4",
+            ),
+            (format!("diamond {not_canonical:#08x} 2.0"), "line 3"),
+            ("diamond 0x1000000 2.0".to_string(), "line 3"),
+            ("diamond zz 2.0".to_string(), "line 3"),
+            (format!("capture 1 2.0\ndiamond {b:#08x} 0"), "line 4"),
+            (format!("diamond {b:#08x}"), "line 3"),
+        ];
+        for (body, want) in &bad {
+            let text = format!("{HEADER_V2}\n# c\n{body}\n");
+            let e = Gammas::parse(&text).err();
+            assert!(
+                e.as_deref().is_some_and(|e| e.contains(want)),
+                "{body}: {e:?}"
+            );
+        }
+        // Diamonds under a version 1 header.
+        let e = Gammas::parse(&format!("{HEADER_V1}\ndiamond {a:#08x} 2.0\n")).unwrap_err();
+        assert!(e.contains("line 2") && e.contains(HEADER_V2), "{e}");
+        assert!(Gammas::parse("quartet-go-mm 3\n")
+            .unwrap_err()
+            .contains("line 1"));
     }
 }

@@ -662,7 +662,7 @@ fn children(root: Option<&Root>, board: &Board, out: &mut Vec<Node>) {
         }
         let mut node = Node::new(Move::Play(p));
         if let Some(m) = model {
-            strength[out.len()] = m.gammas.strength(&features::features(board, c, p));
+            strength[out.len()] = m.gammas.strength(&m.gammas.features(board, c, p));
         }
         priors(
             &mut node,

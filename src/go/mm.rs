@@ -7,13 +7,20 @@
 //! (the features of a group never share a candidate, so the step is exact for the group).
 //! Every feature also gets one virtual win and one virtual loss against a strength-1
 //! opponent, which keeps rare features near 1.
+use std::collections::HashMap;
+
 use super::board::{Board, Move, Point};
-use super::features::{self, Features, Gammas, GROUPS};
+use super::diamond::{self, DiamondTable};
+use super::features::{self, Features, Gammas, DIAMOND, GROUPS};
 
 /// Positions with their candidates' features and the index of the move played.
 #[derive(Default)]
 pub struct Dataset {
     pub feats: Vec<Features>,
+    /// Each candidate's canonical diamond code, beside `feats`: the diamond levels depend
+    /// on which codes are frequent in the training data, known only once it is all read
+    /// ([`Dataset::assign_diamonds`]).
+    pub diamonds: Vec<u32>,
     /// Candidates of position j: `feats[start[j]..start[j + 1]]`.
     pub start: Vec<u32>,
     pub played: Vec<u32>,
@@ -28,14 +35,40 @@ impl Dataset {
         self.start[j] as usize..self.start[j + 1] as usize
     }
 
-    /// Adds a position; `played` indexes `cands`.
-    pub fn push(&mut self, cands: &[Features], played: usize) {
+    /// Adds a position; `played` indexes `cands`, `diamonds` are their codes.
+    pub fn push(&mut self, cands: &[Features], diamonds: &[u32], played: usize) {
+        debug_assert_eq!(cands.len(), diamonds.len());
         if self.start.is_empty() {
             self.start.push(0);
         }
         self.feats.extend_from_slice(cands);
+        self.diamonds.extend_from_slice(diamonds);
         self.start.push(self.feats.len() as u32);
         self.played.push(played as u32);
+    }
+
+    /// Diamond codes that occur among at least `min_count` candidates, most frequent first
+    /// (ties by code, so the list is reproducible), at most [`diamond::MAX_DIAMONDS`].
+    pub fn frequent_diamonds(&self, min_count: usize) -> Vec<u32> {
+        let mut counts: HashMap<u32, usize> = HashMap::new();
+        for &c in &self.diamonds {
+            *counts.entry(c).or_default() += 1;
+        }
+        let mut out: Vec<(usize, u32)> = counts
+            .into_iter()
+            .filter(|&(_, n)| n >= min_count.max(1))
+            .map(|(c, n)| (n, c))
+            .collect();
+        out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        out.truncate(diamond::MAX_DIAMONDS);
+        out.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// Sets every candidate's diamond level from `table` (0 for codes it lacks).
+    pub fn assign_diamonds(&mut self, table: &DiamondTable) {
+        for (f, &c) in self.feats.iter_mut().zip(&self.diamonds) {
+            f[DIAMOND] = table.level(c);
+        }
     }
 }
 
@@ -62,6 +95,7 @@ pub fn add_game(
     let mut b = Board::new(size);
     let mut pts = Vec::new();
     let mut cands = Vec::new();
+    let mut codes = Vec::new();
     for (i, &m) in moves.iter().enumerate() {
         let c = b.to_move();
         if i >= skip {
@@ -70,7 +104,9 @@ pub fn add_game(
                 if let Some(k) = pts.iter().position(|&q| q == p) {
                     cands.clear();
                     cands.extend(pts.iter().map(|&q| features::features(&b, c, q)));
-                    data.push(&cands, k);
+                    codes.clear();
+                    codes.extend(pts.iter().map(|&q| diamond::code(&b, c, q)));
+                    data.push(&cands, &codes, k);
                 }
             }
         }
@@ -94,6 +130,9 @@ pub fn fit(data: &Dataset, g: &mut Gammas, iterations: usize) {
     let mut denom = vec![0.0f64; n];
     for _ in 0..iterations {
         for grp in 0..GROUPS {
+            if g.levels(grp) == 1 {
+                continue; // only the fixed level 0 (a model without diamonds)
+            }
             denom.iter_mut().for_each(|d| *d = 0.0);
             for j in 0..data.positions() {
                 let r = data.range(j);
@@ -109,7 +148,7 @@ pub fn fit(data: &Dataset, g: &mut Gammas, iterations: usize) {
                 }
             }
             let lo = g.index(grp, 0);
-            let hi = g.index(grp, features::group_levels(grp) as u16 - 1);
+            let hi = g.index(grp, g.levels(grp) as u16 - 1);
             for i in lo..=hi {
                 if i == lo && grp != features::PATTERN && grp != features::LINE {
                     continue; // "no feature of this group" stays 1
@@ -247,7 +286,7 @@ mod tests {
                     break;
                 }
             }
-            data.push(&cands, k);
+            data.push(&cands, &vec![0; cands.len()], k);
         }
         let mut g = Gammas::new();
         fit(&data, &mut g, 30);
@@ -276,6 +315,21 @@ mod tests {
         assert!(parse_record("size 9 komi 7 random 2 level 0 moves Z5").is_err());
         let (_, bad, _) = parse_record("size 9 random 0 moves E5 E5").unwrap();
         assert!(add_game(9, &bad, 0, &mut Dataset::default()).is_err());
+    }
+
+    #[test]
+    fn frequent_diamonds_get_levels_and_the_rest_stay_rare() {
+        let mut d = Dataset::default();
+        let f = [0u16; GROUPS];
+        // Code 5 three times, 9 twice, 7 once.
+        d.push(&[f, f, f], &[5, 9, 7], 0);
+        d.push(&[f, f, f], &[5, 5, 9], 1);
+        let codes = d.frequent_diamonds(2);
+        assert_eq!(codes, vec![5, 9]);
+        d.assign_diamonds(&DiamondTable::new(codes));
+        let levels: Vec<u16> = d.feats.iter().map(|f| f[DIAMOND]).collect();
+        assert_eq!(levels, vec![1, 2, 0, 1, 1, 2]);
+        assert_eq!(d.frequent_diamonds(4), Vec::<u32>::new());
     }
 
     #[test]

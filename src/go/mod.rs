@@ -2,6 +2,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod board;
+pub mod diamond;
 pub mod features;
 pub mod game;
 pub mod gogui;
