@@ -1,16 +1,21 @@
 #!/bin/sh
-# How data/go/mm-v1.txt was made: GNU Go self-play on 9x9 (random 1-4 move openings, levels
-# 0-2, two processes with different seeds), then the MM fit of the move model with every
-# 10th game held out. Records go to $DIR (default /tmp/go-mm) and stay out of the repository.
-#   scripts/go_mm.sh [GAMES_PER_PROCESS] [DIR]
+# How data/go/mm-v1.txt and mm-v2.txt were made: GNU Go self-play on 9x9 (random 1-4 move
+# openings, levels 0-2, one process per seed), then the MM fit of the move model with every
+# 10th game held out. Records go to $DIR (default /tmp/go-mm) and stay out of the
+# repository; new games need new seeds (the openings and GNU Go's choices follow the seed).
+#   [SEEDS="1 2"] [DIAMOND_MIN=3] scripts/go_mm.sh [GAMES_PER_PROCESS] [DIR]
+# mm-v1: seeds 1 2, 839 games, DIAMOND_MIN=0 (no diamonds). mm-v2: seeds 1 2 (730 and 737
+# games) then 3 4 (750 and 763 games), 2980 games, DIAMOND_MIN=3.
 set -e
 GAMES=${1:-1100}
 DIR=${2:-/tmp/go-mm}
+SEEDS=${SEEDS:-1 2}
+DIAMOND_MIN=${DIAMOND_MIN:-3}
 Q=${QUARTET:-target/release/quartet}
 mkdir -p "$DIR"
-for s in 1 2; do
+for s in $SEEDS; do
     nice -n 10 python3 scripts/go_mm_games.py --games "$GAMES" --seed $s --out "$DIR/games-$s.txt" &
 done
 wait
-nice -n 10 "$Q" bench go-mm --games "$DIR"/games-*.txt --iterations 15 --out "$DIR/mm.txt"
-echo "weights in $DIR/mm.txt (copy to data/go/mm-v1.txt)"
+nice -n 10 "$Q" bench go-mm --games "$DIR"/games-*.txt --iterations 15 --diamond-min "$DIAMOND_MIN" --out "$DIR/mm.txt"
+echo "weights in $DIR/mm.txt"

@@ -177,3 +177,80 @@ fn go_priors_name_a_model_and_bad_weights_files_name_the_line() {
         "{text}"
     );
 }
+
+#[test]
+fn a_diamond_model_fitted_by_bench_go_mm_loads_in_the_engine_and_the_bench() {
+    let dir = std::env::temp_dir().join(format!("quartet-mm-v2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.txt");
+    std::fs::write(
+        &games,
+        "size 9 komi 7 random 1 level 0 moves E5 C3 G7 C7 G3 D5 F5 pass pass\n\
+         size 9 komi 7 random 2 level 0 moves C3 G7 E5 E3 D3 F4 pass pass\n\
+         size 9 komi 7 random 1 level 0 moves D4 F6 F4 D6 E5 pass pass\n",
+    )
+    .unwrap();
+    let weights = dir.join("w.txt");
+    let (g, w) = (games.to_str().unwrap(), weights.to_str().unwrap());
+    let (code, err) = run(&[
+        "bench",
+        "go-mm",
+        "--games",
+        g,
+        "--iterations",
+        "2",
+        "--holdout-every",
+        "3",
+        "--diamond-min",
+        "1",
+        "--out",
+        w,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let text = std::fs::read_to_string(&weights).unwrap();
+    assert!(text.starts_with("quartet-go-mm 2\n"), "{text}");
+    assert!(text.contains("\ndiamond 0x"), "{text}");
+    let out = Command::new(BIN)
+        .args(["go", "--mm-weights", w, "--playouts", "100"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout
+            .split("\n\n")
+            .nth(2)
+            .is_some_and(|a| a.starts_with("= ") && a.len() > 2),
+        "{stdout}"
+    );
+    // The search bench takes the same priors, and names bad ones.
+    let (code, err) = run(&[
+        "bench",
+        "go",
+        "--threads",
+        "1",
+        "--seconds",
+        "0.2",
+        "--mm-weights",
+        w,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    fails_with(
+        &["bench", "go", "--threads", "1", "--priors", "bogus"],
+        "--priors",
+    );
+    std::fs::write(&weights, "quartet-go-mm 2\n\ndiamond 0x000010 2.0\n").unwrap();
+    fails_with(&["go", "--mm-weights", w], "line 3");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

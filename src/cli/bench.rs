@@ -33,6 +33,12 @@ pub enum BenchGame {
         threads: Option<usize>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Tree priors of the `--threads` search, as `quartet go --priors`.
+        #[arg(long, default_value = "mm")]
+        priors: String,
+        /// Weights file for `--priors mm*` (default: the built-in one).
+        #[arg(long)]
+        mm_weights: Option<String>,
     },
     /// Go: fits the learnt move model (Bradley-Terry gammas by minorization-maximization)
     /// to game records; prints held-out move prediction beside the hand-set priors'.
@@ -56,6 +62,8 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
             heavy,
             threads,
             seed,
+            priors,
+            mm_weights,
         } => {
             if !crate::go::board::valid_size(boardsize) {
                 return Err(format!("unacceptable board size {boardsize}"));
@@ -67,6 +75,11 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
                 if threads == 0 || threads > 256 {
                     return Err("--threads must be between 1 and 256".into());
                 }
+                super::go::install_priors(
+                    &priors,
+                    mm_weights.as_deref(),
+                    super::go::DEFAULT_MM_WEIGHT,
+                )?;
                 let r = crate::go::bench::search_rate(
                     boardsize,
                     Duration::from_secs_f64(seconds),

@@ -5,6 +5,9 @@ use std::time::Duration;
 use crate::go::gtp::GoEngine;
 use crate::go::player::PlayerConfig;
 
+/// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says.
+pub const DEFAULT_MM_WEIGHT: f32 = 20.0;
+
 #[derive(Args, Debug)]
 pub struct GoArgs {
     /// Fixed playouts per move, all threads together (reproducible play); overrides the clock.
@@ -40,7 +43,7 @@ pub struct GoArgs {
     #[arg(long)]
     pub mm_weights: Option<String>,
     /// Virtual wins of the likeliest move under the learnt model.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = DEFAULT_MM_WEIGHT)]
     pub mm_weight: f32,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
@@ -61,36 +64,7 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     if !(0.0..1.0).contains(&args.resign_threshold) {
         return Err("--resign-threshold must be in [0, 1)".into());
     }
-    let replace = match args.priors.as_str() {
-        "classic" => None,
-        "mm" => Some(false),
-        "mm-replace" => Some(true),
-        other => {
-            return Err(format!(
-                "--priors: unknown `{other}` (classic, mm, mm-replace)"
-            ))
-        }
-    };
-    if let Some(replace) = replace {
-        if !(args.mm_weight >= 0.0 && args.mm_weight <= 1000.0) {
-            return Err("--mm-weight must be in [0, 1000]".into());
-        }
-        let text = match &args.mm_weights {
-            Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
-            None => crate::go::features::BUILT_IN.to_string(),
-        };
-        let gammas = crate::go::features::Gammas::parse(&text).map_err(|e| {
-            format!(
-                "{}: {e}",
-                args.mm_weights.as_deref().unwrap_or("built-in weights")
-            )
-        })?;
-        crate::go::features::set_model(crate::go::features::PriorModel {
-            gammas,
-            weight: args.mm_weight,
-            replace,
-        });
-    }
+    install_priors(&args.priors, args.mm_weights.as_deref(), args.mm_weight)?;
     let config = PlayerConfig {
         playouts: args.playouts,
         threads: args.threads,
@@ -101,4 +75,36 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         .with_ponder(args.ponder)
         .with_gfx(args.gfx);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+}
+
+/// Installs the tree's prior model for `--priors` (`classic`, `mm`, `mm-replace`) with the
+/// weights file `weights` (default: the built-in one) and `--mm-weight`.
+pub fn install_priors(priors: &str, weights: Option<&str>, weight: f32) -> Result<(), String> {
+    let replace = match priors {
+        "classic" => None,
+        "mm" => Some(false),
+        "mm-replace" => Some(true),
+        other => {
+            return Err(format!(
+                "--priors: unknown `{other}` (classic, mm, mm-replace)"
+            ))
+        }
+    };
+    if let Some(replace) = replace {
+        if !(0.0..=1000.0).contains(&weight) {
+            return Err("--mm-weight must be in [0, 1000]".into());
+        }
+        let text = match weights {
+            Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
+            None => crate::go::features::BUILT_IN.to_string(),
+        };
+        let gammas = crate::go::features::Gammas::parse(&text)
+            .map_err(|e| format!("{}: {e}", weights.unwrap_or("built-in weights")))?;
+        crate::go::features::set_model(crate::go::features::PriorModel {
+            gammas,
+            weight,
+            replace,
+        });
+    }
+    Ok(())
 }
