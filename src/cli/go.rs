@@ -39,7 +39,8 @@ pub struct GoArgs {
     /// pattern and distance priors).
     #[arg(long, default_value = "mm")]
     pub priors: String,
-    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v1.txt).
+    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v1.txt;
+    /// data/go/mm-v2.txt adds the 12-point diamond patterns).
     #[arg(long)]
     pub mm_weights: Option<String>,
     /// Virtual wins of the likeliest move under the learnt model.

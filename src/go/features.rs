@@ -4,7 +4,8 @@
 //! strength gamma, and a move's strength is the product of its features' gammas, so its
 //! probability of being played is its strength over the sum of all candidates'.
 //! The gammas are fitted by `quartet bench go-mm` (see `mm.rs`) and stored as text
-//! (`data/go/mm-v1.txt`, parsed by [`Gammas::parse`]).
+//! (`data/go/mm-v1.txt`; `mm-v2.txt` adds the 12-point diamonds of `diamond.rs`; both
+//! parsed by [`Gammas::parse`]).
 use std::sync::OnceLock;
 
 use super::board::{Board, Move, Point};
@@ -596,6 +597,17 @@ mod tests {
     #[test]
     fn built_in_weights_parse() {
         Gammas::parse(BUILT_IN).unwrap();
+    }
+
+    /// The committed diamond model (`--mm-weights data/go/mm-v2.txt`) reads, and the
+    /// empty board's centre point, surely frequent in its games, has a diamond level.
+    #[test]
+    fn the_version_2_weights_parse_and_know_common_diamonds() {
+        let g = Gammas::parse(include_str!("../../data/go/mm-v2.txt")).unwrap();
+        assert!(g.diamonds().len() > 1000, "{}", g.diamonds().len());
+        let b = Board::new(9);
+        let f = g.features(&b, Color::Black, b.point(4, 4));
+        assert_ne!(f[DIAMOND], 0);
     }
 
     #[test]
