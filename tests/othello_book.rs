@@ -232,6 +232,9 @@ fn learn_refits_the_tables_every_k_games_and_resumes_with_them() {
             "0.01",
             "--refit",
             "2",
+            // A weak pull towards the starting tables: one trained game must move them.
+            "--refit-ridge",
+            "5",
             "--dir",
             d.to_str().unwrap(),
         ]);

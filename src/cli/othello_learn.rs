@@ -50,6 +50,11 @@ pub struct LearnArgs {
     /// Gradient passes of a refit (it starts at the starting tables, so few are needed).
     #[arg(long, default_value_t = 30)]
     pub refit_epochs: u32,
+    /// Pseudo-positions holding each weight at the starting tables' value: the larger, the
+    /// less a few games move the tables. (On 20 games at 0.05 s, 2 held out: ridge 5
+    /// raised the held-out error from 3.66 to 4.36 discs, 500 lowered it to 3.48.)
+    #[arg(long, default_value_t = 500.0)]
+    pub refit_ridge: f32,
 }
 
 /// The refit state of a run: the tables it started from and the last refit.
@@ -58,6 +63,7 @@ struct Refitter {
     prior: Patterns,
     base: Vec<Example>,
     epochs: u32,
+    ridge: f32,
     /// Games the current tables were fitted to (0: still the starting tables).
     games: usize,
     last: Option<RefitReport>,
@@ -71,7 +77,13 @@ impl Refitter {
         if due == 0 || due == self.games {
             return Ok(None);
         }
-        let (p, r) = refit(&self.prior, &games[..due], &self.base, self.epochs);
+        let (p, r) = refit(
+            &self.prior,
+            &games[..due],
+            &self.base,
+            self.epochs,
+            self.ridge,
+        );
         write_atomically(&dir.join("patterns.bin"), &encode(&p))?;
         write_atomically(
             &dir.join("refit.txt"),
@@ -215,6 +227,7 @@ pub fn run(
             prior: (**p).clone(),
             base: read_positions(&a.refit_base)?,
             epochs: a.refit_epochs.max(1),
+            ridge: a.refit_ridge.max(0.0),
             games: 0,
             last: None,
         }),

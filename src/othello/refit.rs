@@ -53,12 +53,14 @@ pub struct RefitReport {
 }
 
 /// Fits `prior` to `games` (but every `HOLDOUT`-th) and `base` (all trained on), with the
-/// prior's stage width and outer term and `epochs` passes.
+/// prior's stage width and outer term, `epochs` passes and `ridge` pseudo-positions that
+/// hold every weight at the prior's value.
 pub fn refit(
     prior: &Patterns,
     games: &[GgfGame],
     base: &[Example],
     epochs: u32,
+    ridge: f32,
 ) -> (Patterns, RefitReport) {
     let t = Instant::now();
     let mut train = base.to_vec();
@@ -71,14 +73,14 @@ pub fn refit(
             train.extend(ex);
         }
     }
-    // The settings of scripts/othello_patterns.sh (the tables' own fit), fewer epochs: the
-    // descent starts at the prior, not at zero.
+    // The step and spread of scripts/othello_patterns.sh (the tables' own fit); fewer
+    // epochs: the descent starts at the prior, not at zero.
     let cfg = FitConfig {
         width: prior.width,
         outer: prior.outer,
         epochs,
         rate: 0.5,
-        ridge: 5.0,
+        ridge,
         spread: 6,
     };
     let p = fit_from(&train, &cfg, Some(prior), |_, _, _| {});
@@ -152,7 +154,7 @@ mod tests {
         prior.weights[last] = 77;
         let g = game("e6 f4 e3 f6 g5 d6 e7 f5 c5");
         let games = vec![g.clone(), g.clone(), g.clone()];
-        let (p, r) = refit(&prior, &games, &[], 30);
+        let (p, r) = refit(&prior, &games, &[], 30, 5.0);
         assert_eq!((r.games, r.held_out, r.train_positions), (3, 9, 18));
         assert!(r.prior_error > 60.0, "{r:?}");
         assert!(r.error < r.prior_error / 2.0, "{r:?}");
