@@ -2,7 +2,7 @@
 # How data/othello/patterns.bin is made: self-play positions labelled by the exact solver,
 # plus the WTHOR games, fitted by `quartet bench othello train-patterns`.
 #
-#   [SEEDS="1 2"] [FIT_ONLY=1] scripts/othello_patterns.sh OUTDIR [GAMES_PER_SEED]
+#   [SEEDS="1 2"] [FIT_ONLY=1] [PRIOR=FILE] [RIDGE=5] scripts/othello_patterns.sh OUTDIR [GAMES_PER_SEED]
 #
 # One self-play run per seed (default seeds 1 and 2), side by side, each under nice: they
 # are long CPU jobs; stop them any time (the fit reads whatever the files hold), and
@@ -11,6 +11,9 @@
 # position from the end of the random opening on is labelled with that exact value.
 # A stopped run keeps whole games; the fit reads whatever the files hold, and the report
 # of every run (games, positions, held-out error) is printed by the fit.
+# PRIOR=FILE starts the fit from earlier tables (the ridge then pulls towards them, not
+# towards zero: new games refine the old fit instead of replacing it) and reports the
+# earlier tables' error on the same held-out positions.
 set -euo pipefail
 out=${1:?usage: $0 OUTDIR [GAMES_PER_SEED]}
 games=${2:-20000}
@@ -26,7 +29,9 @@ if [ -z "${FIT_ONLY:-}" ]; then
 fi
 positions=()
 for f in "$out"/selfplay-s*.txt; do positions+=(--positions "$f"); done
-nice -n 19 "$q" bench othello train-patterns "${positions[@]}" \
+prior=()
+if [ -n "${PRIOR:-}" ]; then prior=(--prior "$PRIOR" --compare "$PRIOR"); fi
+nice -n 19 "$q" bench othello train-patterns "${positions[@]}" "${prior[@]}" \
     --wthor "$wthor/WTH_1977.wtb" --wthor "$wthor/WTH_2021.wtb" \
-    --width 6 --spread 6 --ridge 5 --epochs 100 --holdout 10 \
+    --width 6 --spread 6 --ridge "${RIDGE:-5}" --epochs 100 --holdout 10 \
     --out "$out/patterns.bin"

@@ -204,6 +204,93 @@ fn learn_adds_every_game_to_the_book_and_resumes_from_its_files() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The line of `stderr` that starts with `prefix`.
+fn line_starting<'a>(stderr: &'a str, prefix: &str) -> &'a str {
+    stderr
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line {prefix:?} in {stderr}"))
+}
+
+/// `learn --refit 2`: after the second game the tables are refitted, saved in the learn
+/// directory, and the third game plays with them (the progress line names the tables by
+/// their file checksum); a restart loads them, and a restart that finds the refit missing
+/// (a run stopped between a game and its refit) makes the same tables again.
+#[test]
+fn learn_refits_the_tables_every_k_games_and_resumes_with_them() {
+    use quartet::othello::pattern_file::{decode, fingerprint};
+    let d = dir("refit");
+    let learn = |games: &str| {
+        let out = quartet(&[
+            "othello",
+            "--hash-mb",
+            "4",
+            "learn",
+            "--games",
+            games,
+            "--base-time",
+            "0.01",
+            "--refit",
+            "2",
+            // A weak pull towards the starting tables: one trained game must move them.
+            "--refit-ridge",
+            "5",
+            "--dir",
+            d.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        err
+    };
+    let builtin = format!(
+        "{:08x}",
+        fingerprint(&decode(quartet::othello::evaluator::DEFAULT_PATTERNS).unwrap())
+    );
+    let saved = || {
+        let bytes = std::fs::read(d.join("patterns.bin")).unwrap();
+        (
+            format!("{:08x}", fingerprint(&decode(&bytes).unwrap())),
+            bytes,
+        )
+    };
+    let err = learn("3");
+    assert!(line_starting(&err, "learn: game 1/3").ends_with(&format!("tables {builtin}")));
+    assert!(line_starting(&err, "learn: game 2/3").ends_with(&format!("tables {builtin}")));
+    let (refitted, bytes) = saved();
+    assert_ne!(refitted, builtin);
+    let refit = line_starting(&err, "learn: refit after 2 games:");
+    assert!(refit.contains(&format!("tables {refitted}")), "{refit}");
+    let third = line_starting(&err, "learn: game 3/3");
+    assert!(
+        third.contains(&format!("tables {refitted}  last refit ")),
+        "{third}"
+    );
+    let meta = std::fs::read_to_string(d.join("refit.txt")).unwrap();
+    assert!(meta.starts_with("games 2\n"), "{meta}");
+
+    // A restart plays with the saved tables, and refits again after game 4.
+    let err = learn("4");
+    assert!(
+        err.contains(&format!(
+            "learn: tables of the refit after 2 games from {} ({refitted})",
+            d.join("patterns.bin").display()
+        )),
+        "{err}"
+    );
+    assert!(line_starting(&err, "learn: game 4/4").contains(&format!("tables {refitted}")));
+    let (after4, bytes4) = saved();
+    assert_ne!(after4, refitted);
+    assert_ne!(bytes4, bytes);
+
+    // Without its record the last refit is made again, to the same bytes.
+    std::fs::remove_file(d.join("refit.txt")).unwrap();
+    std::fs::remove_file(d.join("patterns.bin")).unwrap();
+    let err = learn("4");
+    line_starting(&err, "learn: refit after 4 games:");
+    assert_eq!(saved().1, bytes4);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// All lines up to and including the bare `status` that ends an NBoard `go` or `hint`.
 fn nboard_until_status(q: &mut Live) -> Vec<String> {
     let mut lines = Vec::new();

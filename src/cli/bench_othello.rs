@@ -131,6 +131,13 @@ pub enum BenchOthello {
         /// Every N-th game is held out of the fit and measured.
         #[arg(long, default_value_t = 10)]
         holdout: usize,
+        /// Weights files (earlier fits) whose error on the same held-out positions is
+        /// printed beside the new fit's.
+        #[arg(long)]
+        compare: Vec<std::path::PathBuf>,
+        /// Pattern tables to start from: the ridge pulls towards them instead of zero.
+        #[arg(long)]
+        prior: Option<std::path::PathBuf>,
     },
 }
 
@@ -188,6 +195,8 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             rate,
             ridge,
             holdout,
+            compare,
+            prior,
         } => super::othello_train::train_patterns(super::othello_train::TrainPatterns {
             positions: &positions,
             wthor: &wthor,
@@ -201,6 +210,8 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 spread,
             },
             holdout,
+            compare: &compare,
+            prior: prior.as_deref(),
         }),
         BenchOthello::BookBuild {
             wthor,

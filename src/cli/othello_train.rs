@@ -63,6 +63,10 @@ pub struct TrainPatterns<'a> {
     pub cfg: crate::othello::pattern_fit::FitConfig,
     /// Every `holdout`-th game is kept out of the fit and measured.
     pub holdout: usize,
+    /// Other weights files measured on the same held-out positions (earlier fits).
+    pub compare: &'a [std::path::PathBuf],
+    /// Pattern tables the fit starts from and its ridge pulls towards (instead of zero).
+    pub prior: Option<&'a std::path::Path>,
 }
 
 /// Reads the positions files and WTHOR games, fits on all games but every `holdout`-th,
@@ -71,10 +75,22 @@ pub struct TrainPatterns<'a> {
 pub fn train_patterns(t: TrainPatterns<'_>) -> Result<(), String> {
     use crate::othello::evaluator::Evaluator;
     use crate::othello::pattern_file::encode;
-    use crate::othello::pattern_fit::{fit, mean_abs_error, Example};
+    use crate::othello::pattern_fit::{fit_from, mean_abs_error, Example};
     use crate::othello::selfplay::parse_line;
     use crate::othello::train::{read_wthor, samples};
     let holdout = t.holdout.max(2);
+    let prior = match t.prior {
+        None => None,
+        Some(f) => match Evaluator::load(f)? {
+            Evaluator::Pattern(p) if p.width == t.cfg.width && p.outer == t.cfg.outer => Some(p),
+            _ => {
+                return Err(format!(
+                    "{}: --prior needs pattern tables of the fit's --width and --outer",
+                    f.display()
+                ))
+            }
+        },
+    };
     let (mut train, mut test_self, mut test_wthor) = (Vec::new(), Vec::new(), Vec::new());
     let mut game = 0usize;
     for f in t.positions {
@@ -124,7 +140,7 @@ pub fn train_patterns(t: TrainPatterns<'_>) -> Result<(), String> {
         test_wthor.len()
     );
     let t0 = Instant::now();
-    let p = fit(&train, &t.cfg, |s, n, rms| {
+    let p = fit_from(&train, &t.cfg, prior.as_deref(), |s, n, rms| {
         eprintln!(
             "stage {:>2}/{n}: training rms {rms:.2} discs ({:.0} s)",
             s + 1,
@@ -133,6 +149,11 @@ pub fn train_patterns(t: TrainPatterns<'_>) -> Result<(), String> {
     });
     let linear = Evaluator::from(Weights::default_weights());
     let pattern = Evaluator::from(p.clone());
+    let others = t
+        .compare
+        .iter()
+        .map(|f| Evaluator::load(f).map(|e| (f, e)))
+        .collect::<Result<Vec<_>, _>>()?;
     let mid = |d: &[Example]| -> Vec<Example> {
         d.iter()
             .copied()
@@ -146,6 +167,14 @@ pub fn train_patterns(t: TrainPatterns<'_>) -> Result<(), String> {
             mean_abs_error(&set, |b| linear.evaluate(b)),
             mean_abs_error(&set, |b| pattern.evaluate(b))
         );
+        for (f, e) in &others {
+            println!(
+                "  the same {} positions, {}: {:.2} discs",
+                set.len(),
+                f.display(),
+                mean_abs_error(&set, |b| e.evaluate(b))
+            );
+        }
     }
     let bytes = encode(&p);
     std::fs::write(t.out, &bytes).map_err(|e| format!("{}: {e}", t.out.display()))?;

@@ -49,6 +49,13 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
+/// The checksum `p`'s file ends with: names a set of tables in logs (the learn loop's
+/// progress line says which tables played each game).
+pub fn fingerprint(p: &Patterns) -> u32 {
+    let bytes = encode(p);
+    u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"))
+}
+
 /// Encodes `p` in the file format.
 pub fn encode(p: &Patterns) -> Vec<u8> {
     let mut body = Vec::new();

@@ -6,7 +6,8 @@
 //! configurations share one weight (`pattern::mirror_table`). The step for a weight is its
 //! summed residual divided by its occurrence count plus the ridge term (Buro's scaling for
 //! sparse pattern fits): a weight seen once moves little, one seen everywhere moves at the
-//! full rate, and the ridge pulls unseen-enough weights towards zero.
+//! full rate, and the ridge pulls unseen-enough weights towards zero, or towards a prior's
+//! weights (`fit_from`: a refit on a few games then only moves what those games show).
 use super::board::Board;
 use super::pattern::{active, mirror_table, Patterns, INSTANCES, STAGE_LEN};
 
@@ -33,13 +34,30 @@ pub struct FitConfig {
 
 const MAX_ACTIVE: usize = INSTANCES + 3 + 48;
 
-/// Fits every stage; `progress(stage, stages, rms)` is called after each.
-pub fn fit(
+/// Fits every stage from zero; `progress(stage, stages, rms)` is called after each.
+pub fn fit(data: &[Example], cfg: &FitConfig, progress: impl FnMut(usize, usize, f64)) -> Patterns {
+    fit_from(data, cfg, None, progress)
+}
+
+/// Fits every stage starting from `prior` (which must have `cfg`'s width and outer term)
+/// with the ridge pulling towards the prior's weights instead of zero: weights the data
+/// never touch keep the prior's value.
+pub fn fit_from(
     data: &[Example],
     cfg: &FitConfig,
+    prior: Option<&Patterns>,
     mut progress: impl FnMut(usize, usize, f64),
 ) -> Patterns {
-    let mut out = Patterns::zero(cfg.width, cfg.outer);
+    let mut out = match prior {
+        Some(p) => {
+            assert!(
+                p.width == cfg.width && p.outer == cfg.outer,
+                "prior tables have another shape"
+            );
+            p.clone()
+        }
+        None => Patterns::zero(cfg.width, cfg.outer),
+    };
     let mirror = mirror_table();
     let canon = |i: u32| i.min(mirror[i as usize]);
     let stages = Patterns::stages(cfg.width);
@@ -54,6 +72,7 @@ pub fn fit(
         feats.push((ex.board.empties().count_ones(), n as u8, a));
     }
     let mut w = vec![0f32; STAGE_LEN];
+    let mut w0 = vec![0f32; STAGE_LEN];
     let mut grad = vec![0f32; STAGE_LEN];
     let mut count = vec![0f32; STAGE_LEN];
     for s in 0..stages {
@@ -62,7 +81,11 @@ pub fn fit(
         let members: Vec<usize> = (0..data.len())
             .filter(|&i| (lo..=hi).contains(&feats[i].0))
             .collect();
-        w.fill(0.0);
+        let base = s * STAGE_LEN;
+        for (w0, &v) in w0.iter_mut().zip(&out.weights[base..base + STAGE_LEN]) {
+            *w0 = v as f32 / 100.0;
+        }
+        w.copy_from_slice(&w0);
         count.fill(0.0);
         for &i in &members {
             let (_, n, a) = &feats[i];
@@ -92,11 +115,10 @@ pub fn fit(
             rms = (se / members.len().max(1) as f64).sqrt();
             for x in 0..STAGE_LEN {
                 if count[x] > 0.0 {
-                    w[x] += step * (grad[x] - cfg.ridge * w[x]) / (count[x] + cfg.ridge);
+                    w[x] += step * (grad[x] - cfg.ridge * (w[x] - w0[x])) / (count[x] + cfg.ridge);
                 }
             }
         }
-        let base = s * STAGE_LEN;
         for x in 0..STAGE_LEN {
             let v = w[canon(x as u32) as usize] * 100.0;
             out.weights[base + x] = v.round().clamp(-32000.0, 32000.0) as i16;
