@@ -129,7 +129,8 @@ pub struct BenchDotsArgs {
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub expect: i32,
     /// With `--split`: write only a proof tree of `--expect` (one move, chosen by a
-    /// shallow search, where the expected answer needs only one), far fewer tasks.
+    /// shallow search, where the expected answer needs only one), far fewer tasks. The
+    /// same split on a folder that holds it replaces the moves its answers refuted.
     #[arg(long)]
     pub proof: bool,
     /// Task folder written by `--split`.
@@ -154,9 +155,11 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
         let geo = Geometry::parse_size(size).map_err(|e| format!("--split {size}: {e}"))?;
         let out = args.out.as_ref().ok_or("--split needs --out DIR")?;
         let start = Instant::now();
+        let extend = out.join("split.txt").exists();
         let n = split::write_tasks(&geo, args.depth, args.expect, args.proof, out)?;
         println!(
-            "dots {size}: {n} tasks after {} edges in {} ({:.1} s)",
+            "dots {size}: {n} {}tasks after {} edges in {} ({:.1} s)",
+            if extend { "new " } else { "" },
             args.depth,
             out.display(),
             start.elapsed().as_secs_f64()
@@ -203,7 +206,7 @@ pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
                 Ok(())
             }
             split::Merged::Undecided => Err(
-                "undecided: a move the proof split chose does not reach --expect (a wrong guess or a wrong expectation); split again without --proof"
+                "undecided: a move the proof split chose does not reach --expect (a wrong guess, or a wrong expectation): run the same --split on this folder again to replace it, solve the new tasks, merge"
                     .into(),
             ),
             split::Merged::Missing(m) => {

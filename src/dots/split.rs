@@ -55,6 +55,23 @@ struct Walk {
     seen: HashSet<(u128, i32, bool)>,
     /// Thresholds per canonical leaf.
     out: BTreeMap<u128, BTreeSet<i32>>,
+    /// What the folder already knows when a proof split is extended: the tasks' answers
+    /// (and the merge's memo over them), and the child each *yes* node chose before.
+    answers: HashMap<(u128, i32), bool>,
+    memo: HashMap<(u128, i32), Option<bool>>,
+    chosen: HashMap<(u128, i32), u128>,
+    /// Choices made by this walk, to append to `choices.txt`.
+    new_choices: Vec<(u128, i32, u128)>,
+    guess: Guess,
+}
+
+/// Picks the move of a *yes* node among the legal ones not in the list (refuted ones).
+type Guess = fn(&Board, &[usize], &mut PlayTable) -> Option<usize>;
+
+/// The move the clocked search of play picks (small boards are solved within its time).
+fn clocked_guess(board: &Board, avoid: &[usize], table: &mut PlayTable) -> Option<usize> {
+    let (soft, hard) = (GUESS_TIME, GUESS_TIME * 2);
+    choose_move_avoiding(board, soft, hard, None, avoid, table).map(|c| c.edge)
 }
 
 impl Walk {
@@ -74,9 +91,14 @@ impl Walk {
             self.out.entry(key).or_default().insert(t);
             return;
         }
-        let legal: Vec<usize> = match (self.proof && yes).then(|| self.guess(board)).flatten() {
-            Some(e) => vec![e],
-            None => board.legal_edges().collect(),
+        let legal: Vec<usize> = if self.proof && yes {
+            match self.choose(board, key, t) {
+                Some(e) => vec![e],
+                // Every move is known to fail: the node is refuted, the merge will say so.
+                None => return,
+            }
+        } else {
+            board.legal_edges().collect()
         };
         for e in legal {
             let c = board.play(e).expect("a legal edge") as i32;
@@ -87,11 +109,58 @@ impl Walk {
         }
     }
 
-    /// The move the clocked search of play (`play::choose_move`) picks for the side to
-    /// move.
-    fn guess(&mut self, board: &Board) -> Option<usize> {
-        let (soft, hard) = (GUESS_TIME, GUESS_TIME * 2);
-        choose_move_avoiding(board, soft, hard, None, &[], &mut self.table).map(|c| c.edge)
+    /// The one move walked at a *yes* node ("value >= t" expected true): a move the
+    /// answers already show to reach `t`; else the move chosen at an earlier split, unless
+    /// the answers refute it; else the move the clocked search of play picks among those
+    /// not refuted (recorded for the next extension). None when every move is refuted.
+    fn choose(&mut self, board: &mut Board, key: u128, t: i32) -> Option<usize> {
+        let mut refuted = Vec::new();
+        let mut earlier = None;
+        let legal: Vec<usize> = board.legal_edges().collect();
+        for &e in &legal {
+            let c = board.play(e).expect("a legal edge") as i32;
+            let child = self.sym.canonical(board.drawn().lo).0;
+            let reaches = if c > 0 {
+                at_least(
+                    board,
+                    &self.sym,
+                    self.depth,
+                    t - c,
+                    &self.answers,
+                    &mut self.memo,
+                )
+            } else {
+                at_least(
+                    board,
+                    &self.sym,
+                    self.depth,
+                    1 - t,
+                    &self.answers,
+                    &mut self.memo,
+                )
+                .map(|x| !x)
+            };
+            board.undo();
+            match reaches {
+                Some(true) => return Some(e),
+                Some(false) => refuted.push(e),
+                None if self.chosen.get(&(key, t)) == Some(&child) => earlier = earlier.or(Some(e)),
+                None => {}
+            }
+        }
+        if earlier.is_some() {
+            return earlier;
+        }
+        if refuted.len() == legal.len() {
+            return None;
+        }
+        let e = (self.guess)(board, &refuted, &mut self.table)?;
+        board.play(e).expect("a legal edge");
+        let child = self.sym.canonical(board.drawn().lo).0;
+        board.undo();
+        self.chosen.insert((key, t), child);
+        self.new_choices.push((key, t, child));
+        Some(e)
     }
 }
 
@@ -102,13 +171,30 @@ const GUESS_TIME: Duration = Duration::from_secs(2);
 
 /// Writes `split.txt` and one task per leaf into `dir` (created if needed), for proving
 /// that the root's value is `expect`; with `proof`, only the tasks of a proof tree (see
-/// `collect_thresholds`). Returns the number of tasks.
+/// `Walk::collect`). Returns the number of tasks written.
+///
+/// A folder that already holds this split is *extended*: a proof split walks its tree
+/// again with the answers so far, replaces each chosen move the answers refute by another
+/// one, and writes only the questions no task asks yet (new files, numbered after the
+/// old ones); a full split has nothing to add. So `split, solve, merge` repeated until the
+/// merge decides proves the value even where the first guesses were wrong.
 pub fn write_tasks(
     geo: &Geometry,
     depth: usize,
     expect: i32,
     proof: bool,
     dir: &Path,
+) -> Result<usize, String> {
+    write_tasks_guessing(geo, depth, expect, proof, dir, clocked_guess)
+}
+
+fn write_tasks_guessing(
+    geo: &Geometry,
+    depth: usize,
+    expect: i32,
+    proof: bool,
+    dir: &Path,
+    guess: Guess,
 ) -> Result<usize, String> {
     if geo.n_edges() > super::solver::MAX_SOLVER_EDGES {
         return Err("board too large for the solver".into());
@@ -119,8 +205,30 @@ pub fn write_tasks(
             geo.n_edges()
         ));
     }
+    let old = if dir.join("split.txt").exists() {
+        let f = read_folder(dir)?;
+        let same = (f.geo.cols(), f.geo.rows()) == (geo.cols(), geo.rows())
+            && (f.depth, f.expect, f.proof) == (depth, expect, proof);
+        if !same {
+            return Err(format!(
+                "{}: holds another split ({} depth {} expect {} proof {}); use a new folder",
+                dir.display(),
+                size_name(&f.geo),
+                f.depth,
+                f.expect,
+                u8::from(f.proof)
+            ));
+        }
+        Some(f)
+    } else {
+        None
+    };
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let io = |e: std::io::Error| format!("{}: {e}", dir.display());
+    let (answers, chosen, mut asked, next) = match old {
+        Some(f) => (f.answers, f.chosen, f.asked, f.next),
+        None => Default::default(),
+    };
     let mut walk = Walk {
         sym: Symmetries::new(geo),
         depth,
@@ -128,19 +236,28 @@ pub fn write_tasks(
         table: PlayTable::default(),
         seen: HashSet::new(),
         out: BTreeMap::new(),
+        answers,
+        memo: HashMap::new(),
+        chosen,
+        new_choices: Vec::new(),
+        guess,
     };
     let mut root = Board::from_geometry(geo.clone());
     for (t, yes) in [(expect, true), (expect + 1, false)] {
         walk.collect(&mut root, t, yes);
     }
-    let found = walk.out;
-    for (i, (&d, ts)) in found.iter().enumerate() {
+    let mut written = 0;
+    for (&d, ts) in &walk.out {
+        let known = asked.entry(d).or_default();
+        let ts: Vec<String> = ts.difference(known).map(i32::to_string).collect();
+        if ts.is_empty() {
+            continue;
+        }
         let b = board_of(geo, d);
         let edges: Vec<String> = (0..geo.n_edges())
             .filter(|&e| d >> e & 1 != 0)
             .map(|e| b.edge_name(e).to_string())
             .collect();
-        let ts: Vec<String> = ts.iter().map(i32::to_string).collect();
         let text = format!(
             "quartet dots task\nboard {}\nedges {}\nthresholds {}\n\
              question is the value for the side to move at least each threshold\n",
@@ -148,7 +265,16 @@ pub fn write_tasks(
             edges.join(" "),
             ts.join(" ")
         );
+        let i = next + written;
         fs::write(dir.join(format!("{i:06}.task")), text).map_err(io)?;
+        written += 1;
+    }
+    if !walk.new_choices.is_empty() {
+        let mut text = fs::read_to_string(dir.join(CHOICES)).unwrap_or_default();
+        for (node, t, child) in &walk.new_choices {
+            let _ = writeln!(text, "{node:x} {t} {child:x}");
+        }
+        fs::write(dir.join(CHOICES), text).map_err(io)?;
     }
     fs::write(
         dir.join("split.txt"),
@@ -156,11 +282,11 @@ pub fn write_tasks(
             "quartet dots split\nboard {}\ndepth {depth}\nexpect {expect}\nproof {}\ntasks {}\n",
             size_name(geo),
             u8::from(proof),
-            found.len()
+            next + written
         ),
     )
     .map_err(io)?;
-    Ok(found.len())
+    Ok(written)
 }
 
 /// `key value` lines of a task or result file.
@@ -273,68 +399,122 @@ pub enum Merged {
     Undecided,
 }
 
-/// Reads every task and result in `dir` and combines them by minimax over the top
-/// `depth` edges (read from `split.txt`).
-pub fn merge(dir: &Path) -> Result<Merged, String> {
+/// What a split folder holds: its parameters (`split.txt`), the answers of the tasks that
+/// have a result, the questions each position's tasks ask, and the tasks still unanswered.
+struct Folder {
+    geo: Geometry,
+    depth: usize,
+    expect: i32,
+    proof: bool,
+    answers: HashMap<(u128, i32), bool>,
+    asked: HashMap<u128, BTreeSet<i32>>,
+    missing: Vec<String>,
+    /// The number after the highest task file's.
+    next: usize,
+    /// `choices.txt`: the child each *yes* node of a proof split chose.
+    chosen: HashMap<(u128, i32), u128>,
+}
+
+fn read_folder(dir: &Path) -> Result<Folder, String> {
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     let split = dir.join("split.txt");
     let text = fs::read_to_string(&split).map_err(|e| io(&split, e))?;
     let f = fields(&text);
     let geo = parse_box_size(f.get("board").copied().unwrap_or(""))
         .map_err(|e| format!("{}: {e}", split.display()))?;
-    let depth: usize = f
-        .get("depth")
-        .and_then(|d| d.parse().ok())
-        .ok_or_else(|| format!("{}: no depth", split.display()))?;
-    let expect: i32 = f
-        .get("expect")
-        .and_then(|d| d.parse().ok())
-        .ok_or_else(|| format!("{}: no expect", split.display()))?;
-    let mut answers: HashMap<(u128, i32), bool> = HashMap::new();
-    let mut missing = BTreeMap::new();
+    let number = |name: &str| -> Result<i32, String> {
+        f.get(name)
+            .and_then(|d| d.parse().ok())
+            .ok_or_else(|| format!("{}: no {name}", split.display()))
+    };
+    let depth = number("depth")? as usize;
+    let expect = number("expect")?;
+    let proof = f.get("proof") == Some(&"1");
+    let mut folder = Folder {
+        geo,
+        depth,
+        expect,
+        proof,
+        answers: HashMap::new(),
+        asked: HashMap::new(),
+        missing: Vec::new(),
+        next: 0,
+        chosen: HashMap::new(),
+    };
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "task"))
         .collect();
     entries.sort();
-    let sym = Symmetries::new(&geo);
+    let geo = &folder.geo;
+    let sym = Symmetries::new(geo);
     for task in &entries {
-        let (tgeo, drawn, _) = read_task(task)?;
+        let (tgeo, drawn, ts) = read_task(task)?;
         if (tgeo.cols(), tgeo.rows()) != (geo.cols(), geo.rows()) {
-            return Err(format!(
-                "{}: not a {} task",
-                task.display(),
-                size_name(&geo)
-            ));
+            return Err(format!("{}: not a {} task", task.display(), size_name(geo)));
         }
+        if let Some(n) = task
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            folder.next = folder.next.max(n + 1);
+        }
+        let key = sym.canonical(drawn).0;
+        folder.asked.entry(key).or_default().extend(ts);
         let res = result_path(task);
         match fs::read_to_string(&res) {
             Ok(r) => {
-                let key = sym.canonical(drawn).0;
                 for line in r.lines() {
                     let w: Vec<&str> = line.split_whitespace().collect();
                     if let ["at_least", t, yes] = w[..] {
                         let t: i32 = t
                             .parse()
                             .map_err(|_| format!("{}: bad line {line}", res.display()))?;
-                        answers.insert((key, t), yes == "yes");
+                        folder.answers.insert((key, t), yes == "yes");
                     }
                 }
             }
             Err(_) => {
                 let name = task.file_name().unwrap_or_default().to_string_lossy();
-                missing.insert(name.to_string(), ());
+                folder.missing.push(name.to_string());
             }
         }
     }
-    if !missing.is_empty() {
-        return Ok(Merged::Missing(missing.into_keys().collect()));
+    let choices = dir.join(CHOICES);
+    if let Ok(text) = fs::read_to_string(&choices) {
+        for (i, line) in text.lines().enumerate() {
+            let bad = || format!("{} line {}: bad choice `{line}`", choices.display(), i + 1);
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let [node, t, child] = w[..] else {
+                return Err(bad());
+            };
+            let hex = |x: &str| u128::from_str_radix(x, 16).map_err(|_| bad());
+            let t = t.parse().map_err(|_| bad())?;
+            folder.chosen.insert((hex(node)?, t), hex(child)?);
+        }
     }
+    Ok(folder)
+}
+
+/// Where a proof split records the move of each *yes* node: `node-key threshold
+/// child-key` in hex, one line each, appended by every extension.
+const CHOICES: &str = "choices.txt";
+
+/// Reads every task and result in `dir` and combines them by minimax over the top
+/// `depth` edges (read from `split.txt`).
+pub fn merge(dir: &Path) -> Result<Merged, String> {
+    let folder = read_folder(dir)?;
+    if !folder.missing.is_empty() {
+        return Ok(Merged::Missing(folder.missing));
+    }
+    let sym = Symmetries::new(&folder.geo);
     let mut memo = HashMap::new();
-    let mut board = Board::from_geometry(geo.clone());
-    let mut ask = |t| at_least(&mut board, &sym, depth, t, &answers, &mut memo);
-    Ok(match (ask(expect)?, ask(expect + 1)?) {
+    let mut board = Board::from_geometry(folder.geo.clone());
+    let (depth, expect) = (folder.depth, folder.expect);
+    let mut ask = |t| at_least(&mut board, &sym, depth, t, &folder.answers, &mut memo);
+    Ok(match (ask(expect), ask(expect + 1)) {
         (Some(false), _) => Merged::Below(expect),
         (_, Some(true)) => Merged::Above(expect),
         (Some(true), Some(false)) => Merged::Value(expect),
@@ -352,16 +532,16 @@ fn at_least(
     t: i32,
     answers: &HashMap<(u128, i32), bool>,
     memo: &mut HashMap<(u128, i32), Option<bool>>,
-) -> Result<Option<bool>, String> {
+) -> Option<bool> {
     if board.is_over() {
-        return Ok(Some(0 >= t));
+        return Some(0 >= t);
     }
     let (key, _) = sym.canonical(board.drawn().lo);
     if board.drawn().len() == depth {
-        return Ok(answers.get(&(key, t)).copied());
+        return answers.get(&(key, t)).copied();
     }
     if let Some(&v) = memo.get(&(key, t)) {
-        return Ok(v);
+        return v;
     }
     let mut found = Some(false);
     let legal: Vec<usize> = board.legal_edges().collect();
@@ -370,10 +550,10 @@ fn at_least(
         let r = if c > 0 {
             at_least(board, sym, depth, t - c, answers, memo)
         } else {
-            at_least(board, sym, depth, 1 - t, answers, memo).map(|x| x.map(|x| !x))
+            at_least(board, sym, depth, 1 - t, answers, memo).map(|x| !x)
         };
         board.undo();
-        match r? {
+        match r {
             Some(true) => {
                 found = Some(true);
                 break;
@@ -383,7 +563,7 @@ fn at_least(
         }
     }
     memo.insert((key, t), found);
-    Ok(found)
+    found
 }
 
 #[cfg(test)]
@@ -467,6 +647,57 @@ mod tests {
                         other => panic!("{what}: {other:?}"),
                     }
                 }
+                fs::remove_dir_all(&dir).unwrap();
+            }
+        }
+    }
+
+    /// Extensions replace refuted moves until the merge decides. The guesser here takes
+    /// the first legal move not refuted (often a bad one), so the first rounds end
+    /// undecided; repeating split, solve, merge must reach the published value, and a
+    /// wrong expectation must end below or above it, never in a value.
+    #[test]
+    fn extended_proof_splits_recover_from_wrong_guesses() {
+        fn first_legal(board: &Board, avoid: &[usize], _: &mut PlayTable) -> Option<usize> {
+            board.legal_edges().find(|e| !avoid.contains(e))
+        }
+        for (c, r, depth, known) in [(3, 3, 2, -3), (3, 2, 3, -2), (2, 2, 4, 2)] {
+            let geo = Geometry::new(c, r).unwrap();
+            for expect in [known - 1, known, known + 1] {
+                let dir = scratch(&format!("extend-{c}x{r}-{depth}-{expect}"));
+                let what = format!("{c}x{r} depth {depth} expect {expect}");
+                let mut rounds = 0;
+                let merged = loop {
+                    rounds += 1;
+                    assert!(rounds < 200, "{what}: no decision");
+                    let n =
+                        write_tasks_guessing(&geo, depth, expect, true, &dir, first_legal).unwrap();
+                    let mut shared = None;
+                    for e in fs::read_dir(&dir).unwrap() {
+                        let p = e.unwrap().path();
+                        if p.extension().is_some_and(|x| x == "task") && !result_path(&p).exists() {
+                            solve_task_with(&p, Some(16), &mut shared).unwrap();
+                        }
+                    }
+                    match merge(&dir).unwrap() {
+                        Merged::Undecided => assert!(n > 0, "{what}: undecided, nothing new"),
+                        Merged::Missing(m) => panic!("{what}: missing {m:?}"),
+                        decided => break decided,
+                    }
+                };
+                if expect == known {
+                    assert_eq!(merged, Merged::Value(known), "{what}");
+                    assert!(rounds > 1, "{what}: the first guesses were all right");
+                } else {
+                    match merged {
+                        Merged::Below(e) => assert!(known < e, "{what}"),
+                        Merged::Above(e) => assert!(known > e, "{what}"),
+                        other => panic!("{what}: {other:?}"),
+                    }
+                }
+                // The folder refuses another split's parameters.
+                let err = write_tasks(&geo, depth + 1, expect, true, &dir).unwrap_err();
+                assert!(err.contains("holds another split"), "{err}");
                 fs::remove_dir_all(&dir).unwrap();
             }
         }
