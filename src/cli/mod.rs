@@ -11,4 +11,5 @@ pub mod match_tourney;
 pub mod othello;
 pub mod othello_book;
 pub mod othello_learn;
+pub mod othello_signature;
 pub mod othello_train;
