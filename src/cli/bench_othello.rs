@@ -60,6 +60,10 @@ pub enum BenchOthello {
         /// Built-in evaluation (as `quartet othello --eval`).
         #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
         eval: String,
+        /// Instruction level of the search copy: plain, avx2 or avx512 (default: the
+        /// highest this CPU has; a higher one than that falls back to it).
+        #[arg(long, value_parser = crate::othello::isa::parse)]
+        isa: Option<u8>,
     },
     /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
     /// write a weights file loadable with `quartet othello --weights`.
@@ -199,6 +203,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             seed,
             hash_mb,
             eval,
+            isa,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
             let eval = if eval == "linear" {
@@ -206,7 +211,14 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             } else {
                 crate::othello::evaluator::Evaluator::default_patterns()
             };
-            super::othello_signature::signature(depth.clamp(1, 20), positions, seed, hash_mb, eval)
+            super::othello_signature::signature(
+                depth.clamp(1, 20),
+                positions,
+                seed,
+                hash_mb,
+                eval,
+                isa,
+            )
         }
         BenchOthello::Train {
             files,

@@ -47,10 +47,14 @@ pub fn signature(
     seed: u64,
     hash_mb: usize,
     eval: Evaluator,
+    isa: Option<u8>,
 ) -> Result<(), String> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let boards: Vec<Board> = (0..positions).map(|i| position(&mut rng, i)).collect();
     let mut s = Searcher::new(eval, hash_mb);
+    if let Some(level) = isa {
+        s.set_isa(level);
+    }
     let (mut total, mut cpu, mut sig) = (0u64, 0f64, 0xcbf2_9ce4_8422_2325u64);
     for (i, b) in boards.iter().enumerate() {
         // Each search starts from the same state whatever ran before it.
@@ -76,7 +80,8 @@ pub fn signature(
         );
     }
     println!(
-        "depth {depth}, {positions} positions (seed {seed}): {total} nodes, {cpu:.3} s cpu, {:.2} M nodes/s cpu, signature {sig:016x}",
+        "depth {depth}, {positions} positions (seed {seed}, {}): {total} nodes, {cpu:.3} s cpu, {:.2} M nodes/s cpu, signature {sig:016x}",
+        crate::othello::isa::name(s.isa()),
         total as f64 / cpu.max(1e-9) / 1e6
     );
     Ok(())

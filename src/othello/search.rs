@@ -67,6 +67,22 @@ impl MidTable {
         let e = self.slots[b.hash() as usize & self.mask];
         (e.bound != 0 && e.p == b.p && e.o == b.o).then_some(e)
     }
+    /// Starts loading `b`'s slot into the cache. The probe's miss was a quarter of the
+    /// search's time; a node prefetches its children's slots while it orders them.
+    #[inline(always)]
+    fn prefetch(&self, b: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the index is masked into the table; a prefetch reads nothing and cannot
+        // fault (SSE, part of baseline x86-64).
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot = self.slots.as_ptr().add(b.hash() as usize & self.mask);
+            _mm_prefetch::<_MM_HINT_T0>(slot as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = b;
+    }
+
     fn store(&mut self, b: &Board, depth: u32, value: i32, bound: u8, best: u8) {
         let slot = &mut self.slots[b.hash() as usize & self.mask];
         let same = slot.p == b.p && slot.o == b.o;
@@ -137,6 +153,11 @@ impl Searcher {
     pub fn set_isa(&mut self, level: u8) {
         self.isa = level.min(isa::detect());
         self.solver.set_isa(level);
+    }
+
+    /// The instruction level of the copy that runs.
+    pub fn isa(&self) -> u8 {
+        self.isa
     }
 
     /// Forget everything learnt about earlier positions (new game).
@@ -514,10 +535,14 @@ impl Searcher {
             mv &= mv - 1;
             let f = flips_f::<I>(b.p, b.o, sq);
             let mut score = SQUARE_ORDER[sq] * 64 + self.history[sq].min(1 << 20) / 16;
-            if depth >= 3 {
+            if depth >= 2 {
+                // Children at depth 1 and more probe the table.
                 let next = b.play_flips(sq, f);
-                let reply = moves_f::<I>(next.p, next.o);
-                score += (20 - reply.count_ones() as i32) << 12;
+                self.table.prefetch(&next);
+                if depth >= 3 {
+                    let reply = moves_f::<I>(next.p, next.o);
+                    score += (20 - reply.count_ones() as i32) << 12;
+                }
             }
             if killers[0] == sq as u8 {
                 score += 1 << 22;
