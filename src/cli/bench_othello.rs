@@ -65,6 +65,14 @@ pub enum BenchOthello {
         #[arg(long, value_parser = crate::othello::isa::parse)]
         isa: Option<u8>,
     },
+    /// Mean absolute and signed error of the linear and the built-in pattern evaluation
+    /// (and of --weights files) by stage, every 4 empties, on `selfplay` positions files.
+    EvalError {
+        #[arg(long, required = true)]
+        positions: Vec<std::path::PathBuf>,
+        #[arg(long)]
+        weights: Vec<std::path::PathBuf>,
+    },
     /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
     /// write a weights file loadable with `quartet othello --weights`.
     Train {
@@ -196,6 +204,9 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 None => crate::othello::evaluator::Evaluator::default_patterns(),
             };
             depth(ms, hash_mb, eval)
+        }
+        BenchOthello::EvalError { positions, weights } => {
+            super::othello_eval_error::eval_error(&positions, &weights)
         }
         BenchOthello::Signature {
             depth,
