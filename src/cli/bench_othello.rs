@@ -46,6 +46,33 @@ pub enum BenchOthello {
         #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
         eval: String,
     },
+    /// Fixed-depth searches of seeded random midgame positions: each one's best move, score
+    /// and nodes, the node rate, and a signature that a pure speedup must leave unchanged.
+    Signature {
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        #[arg(long, default_value_t = 42)]
+        positions: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+        /// Built-in evaluation (as `quartet othello --eval`).
+        #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
+        eval: String,
+        /// Instruction level of the search copy: plain, avx2 or avx512 (default: the
+        /// highest this CPU has; a higher one than that falls back to it).
+        #[arg(long, value_parser = crate::othello::isa::parse)]
+        isa: Option<u8>,
+    },
+    /// Mean absolute and signed error of the linear and the built-in pattern evaluation
+    /// (and of --weights files) by stage, every 4 empties, on `selfplay` positions files.
+    EvalError {
+        #[arg(long, required = true)]
+        positions: Vec<std::path::PathBuf>,
+        #[arg(long)]
+        weights: Vec<std::path::PathBuf>,
+    },
     /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
     /// write a weights file loadable with `quartet othello --weights`.
     Train {
@@ -177,6 +204,32 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 None => crate::othello::evaluator::Evaluator::default_patterns(),
             };
             depth(ms, hash_mb, eval)
+        }
+        BenchOthello::EvalError { positions, weights } => {
+            super::othello_eval_error::eval_error(&positions, &weights)
+        }
+        BenchOthello::Signature {
+            depth,
+            positions,
+            seed,
+            hash_mb,
+            eval,
+            isa,
+        } => {
+            crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
+            let eval = if eval == "linear" {
+                crate::othello::eval::Weights::default_weights().into()
+            } else {
+                crate::othello::evaluator::Evaluator::default_patterns()
+            };
+            super::othello_signature::signature(
+                depth.clamp(1, 20),
+                positions,
+                seed,
+                hash_mb,
+                eval,
+                isa,
+            )
         }
         BenchOthello::Train {
             files,
@@ -433,7 +486,7 @@ fn ffo(
 }
 
 /// CPU seconds used by the calling thread (`None` where the clock is unavailable).
-fn thread_cpu_seconds() -> Option<f64> {
+pub(super) fn thread_cpu_seconds() -> Option<f64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

@@ -10,5 +10,7 @@ pub mod match_cmd;
 pub mod match_tourney;
 pub mod othello;
 pub mod othello_book;
+pub mod othello_eval_error;
 pub mod othello_learn;
+pub mod othello_signature;
 pub mod othello_train;

@@ -1,7 +1,7 @@
 //! The evaluation the search uses: the pattern tables (default) or the older linear
 //! features, chosen by the weights file given (`--weights`), which is read with a size cap.
 use super::board::Board;
-use super::eval::{evaluate, Weights};
+use super::eval::{evaluate, evaluate_f, Weights};
 use super::pattern::Patterns;
 use super::pattern_file::{decode, MAGIC, MAX_FILE_BYTES};
 use std::sync::Arc;
@@ -39,6 +39,16 @@ impl Evaluator {
         match self {
             Evaluator::Linear(w) => evaluate(w, b),
             Evaluator::Pattern(p) => p.evaluate(b),
+        }
+    }
+
+    /// `evaluate` from the copy of instruction level `I` (`super::isa`), for the search's
+    /// copies of the same level; the same value at every level.
+    #[inline(always)]
+    pub fn evaluate_f<const I: u8>(&self, b: &Board) -> i32 {
+        match self {
+            Evaluator::Linear(w) => evaluate_f::<I>(w, b),
+            Evaluator::Pattern(p) => p.evaluate_f::<I>(b),
         }
     }
 
