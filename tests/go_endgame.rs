@@ -24,6 +24,7 @@ fn player(seed: u64) -> Player {
         threads: 1,
         seed,
         resign_threshold: 0.08,
+        ..PlayerConfig::default()
     })
 }
 

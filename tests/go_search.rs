@@ -25,6 +25,7 @@ fn best_on_threads(g: &Game, c: Color, playouts: u64, threads: usize) -> String 
         threads,
         seed: 3,
         resign_threshold: 0.0,
+        ..PlayerConfig::default()
     });
     let stop = AtomicBool::new(false);
     match p.genmove(g, c, None, &stop, false).decision {

@@ -2,6 +2,7 @@
 use clap::Args;
 use std::time::Duration;
 
+use crate::go::dynkomi::DynKomi;
 use crate::go::gtp::GoEngine;
 use crate::go::player::PlayerConfig;
 
@@ -46,6 +47,14 @@ pub struct GoArgs {
     /// Virtual wins of the likeliest move under the learnt model.
     #[arg(long, default_value_t = DEFAULT_MM_WEIGHT)]
     pub mm_weight: f32,
+    /// Dynamic komi in handicap games: the search counts with this many extra points of
+    /// komi per handicap stone (White asked for less, Black for more), falling linearly
+    /// to the game's komi; 0 turns it off.
+    #[arg(long, default_value_t = 0.0)]
+    pub dynkomi: f32,
+    /// Moves after which the dynamic komi is gone, as a fraction of the board's points.
+    #[arg(long, default_value_t = 0.5)]
+    pub dynkomi_fade: f32,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -65,12 +74,20 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     if !(0.0..1.0).contains(&args.resign_threshold) {
         return Err("--resign-threshold must be in [0, 1)".into());
     }
+    let fade_ok = args.dynkomi_fade > 0.0 && args.dynkomi_fade <= 4.0;
+    if !((0.0..=50.0).contains(&args.dynkomi) && fade_ok) {
+        return Err("--dynkomi must be in [0, 50] points and --dynkomi-fade in (0, 4]".into());
+    }
     install_priors(&args.priors, args.mm_weights.as_deref(), args.mm_weight)?;
     let config = PlayerConfig {
         playouts: args.playouts,
         threads: args.threads,
         seed: args.seed,
         resign_threshold: args.resign_threshold,
+        dynkomi: DynKomi {
+            per_stone: args.dynkomi,
+            fade: args.dynkomi_fade,
+        },
     };
     let engine = GoEngine::new(config, Duration::from_secs_f64(args.move_time))
         .with_ponder(args.ponder)

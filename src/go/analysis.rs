@@ -33,6 +33,7 @@ pub fn snapshot(player: &Player, board: &Board, color: Color, ownership: bool) -
     let stats = player.all_root_stats();
     let prior_total: f64 = stats.iter().map(|s| s.prior as f64).sum::<f64>().max(1e-9);
     let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    let shift = player.tree().map_or(0.0, |t| t.komi_shift() as f64);
     let moves = stats
         .iter()
         .map(|s| {
@@ -47,7 +48,8 @@ pub fn snapshot(player: &Player, board: &Board, color: Color, ownership: bool) -
                 winrate,
                 prior: s.prior as f64 / prior_total,
                 lcb: analysis::lcb(winrate, s.visits as u64),
-                score_lead: (s.visits > 0).then(|| sign * s.margin_sum as f64 / s.visits as f64),
+                score_lead: (s.visits > 0)
+                    .then(|| sign * (s.margin_sum as f64 / s.visits as f64 + shift)),
                 pv: pv
                     .into_iter()
                     .map(|(m, v)| (vertex(board, m), v as u64))

@@ -125,7 +125,10 @@ pub struct Tree {
     /// What simulations change; behind a lock while several threads search.
     grown: Grown,
     root_board: Board,
+    /// The komi the simulations count with (the game's plus `komi_shift`).
     komi: f32,
+    /// Dynamic komi's part of `komi` (`dynkomi`), taken out of reported margins.
+    komi_shift: f32,
     /// Positions the root's children may not recreate (positional superko).
     history: Vec<u64>,
     /// The first search thread's generator; it also seeds the others.
@@ -171,6 +174,7 @@ impl Tree {
             },
             root_board: board.clone(),
             komi,
+            komi_shift: 0.0,
             history: history.to_vec(),
             rng: SmallRng::seed_from_u64(seed),
             amaf: Box::new(Amaf::new()),
@@ -181,7 +185,16 @@ impl Tree {
 
     /// Moves the root down along `moves` (played since this tree's root), keeping that
     /// subtree when it exists and leads to `board`, else starting afresh from `board`.
-    pub fn advance(&mut self, moves: &[Move], board: &Board, komi: f32, history: &[u64]) {
+    /// `komi` is the game's; `shift` the dynamic komi added for the search: a new shift
+    /// keeps the subtree (its statistics were gathered with a komi a point or two away).
+    pub fn advance(
+        &mut self,
+        moves: &[Move],
+        board: &Board,
+        komi: f32,
+        shift: f32,
+        history: &[u64],
+    ) {
         let mut idx = Some(0usize);
         let mut b = self.root_board.clone();
         for &m in moves {
@@ -198,10 +211,12 @@ impl Tree {
         }
         let same = b.hash() == board.hash() && b.to_move() == board.to_move();
         let seed = self.rng.gen();
-        let Some(idx) = idx.filter(|_| same && self.komi == komi) else {
-            *self = Tree::new(board, komi, history, seed);
+        let Some(idx) = idx.filter(|_| same && self.komi - self.komi_shift == komi) else {
+            *self = Tree::new(board, komi + shift, history, seed).with_shift(shift);
             return;
         };
+        self.komi = komi + shift;
+        self.komi_shift = shift;
         let mut fresh = Vec::with_capacity(self.grown.nodes.len().max(1 << 16));
         fresh.push(self.grown.nodes[idx]);
         if self.grown.nodes[idx].expanded {
@@ -255,6 +270,17 @@ impl Tree {
             history: &self.history,
         }
         .repeats(c, p)
+    }
+
+    /// Marks `shift` of this tree's komi as dynamic komi (`Tree::new` got the sum).
+    pub fn with_shift(mut self, shift: f32) -> Tree {
+        self.komi_shift = shift;
+        self
+    }
+
+    /// The dynamic komi in the search's komi: margins plus this are the game's margins.
+    pub fn komi_shift(&self) -> f32 {
+        self.komi_shift
     }
 
     pub fn root_board(&self) -> &Board {

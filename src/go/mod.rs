@@ -3,6 +3,7 @@ pub mod analysis;
 pub mod bench;
 pub mod board;
 pub mod diamond;
+pub mod dynkomi;
 pub mod features;
 pub mod game;
 pub mod gogui;

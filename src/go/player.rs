@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Move, Point};
+use super::dynkomi::DynKomi;
 use super::game::Game;
 use super::mcts::{Limits, MoveStats, Tree};
 use crate::color::Color;
@@ -21,6 +22,8 @@ pub struct PlayerConfig {
     pub seed: u64,
     /// Resign when the best move's win rate falls below this (0 disables resigning).
     pub resign_threshold: f32,
+    /// Extra komi for the search in handicap games.
+    pub dynkomi: DynKomi,
 }
 
 impl Default for PlayerConfig {
@@ -30,6 +33,7 @@ impl Default for PlayerConfig {
             threads: 1,
             seed: 1,
             resign_threshold: 0.08,
+            dynkomi: DynKomi::OFF,
         }
     }
 }
@@ -177,14 +181,20 @@ impl Player {
             // Same position (analysis steps, a genmove after analysis): keep searching it.
             return;
         }
+        let shift = self.config.dynkomi.extra(game);
+        if shift != 0.0 {
+            tracing::debug!(shift, komi = game.komi() + shift, "dynamic komi");
+        }
         match (self.tree.as_mut(), since) {
-            (Some(t), Some(since)) => t.advance(&since, board, game.komi(), game.history()),
+            (Some(t), Some(since)) => t.advance(&since, board, game.komi(), shift, game.history()),
             _ => {
                 let seed = self
                     .config
                     .seed
                     .wrapping_add(self.searches.wrapping_mul(0x9E37_79B9));
-                self.tree = Some(Tree::new(board, game.komi(), game.history(), seed));
+                self.tree = Some(
+                    Tree::new(board, game.komi() + shift, game.history(), seed).with_shift(shift),
+                );
             }
         }
         self.root_moves = moves.to_vec();
@@ -329,7 +339,9 @@ impl Player {
             .filter(|s| s.visits >= enough)
             .map(|s| s.winrate())
             .fold(0.0f32, f32::max);
-        let low = threshold > 0.0 && total >= 1000 && best < threshold;
+        // Win rates under a dynamic komi are not the game's: no resigning on them.
+        let dynamic = self.config.dynkomi.extra(game) != 0.0;
+        let low = threshold > 0.0 && total >= 1000 && best < threshold && !dynamic;
         if !low {
             self.low_streak = 0;
             return false;
