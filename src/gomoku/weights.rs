@@ -319,6 +319,11 @@ mod tests {
             line_waiter: [0, -26, 9, -448, -997, -689, 0],
             ..ClassWeights::CLASSIC
         };
+        // The shipped line-category fit loads and writes back the same weights.
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gomoku/eval-v2-lines.txt");
+        let v2 = ClassWeights::load(shipped).unwrap();
+        assert_ne!(v2.line_waiter, [0; N_LINE_CATS]);
+        assert_eq!(ClassWeights::parse(&v2.to_text("")).unwrap(), v2);
         let text = w.to_text("fitted\nby hand");
         assert!(text.contains("quartet-gomoku-eval 2\n"), "{text}");
         assert_eq!(ClassWeights::parse(&text).unwrap(), w);
