@@ -129,6 +129,10 @@ pub enum GomokuBench {
         /// Every N-th game is held out of the fit and measured.
         #[arg(long, default_value_t = 10)]
         holdout: usize,
+        /// Write the fit over the cell classes alone (a version 1 file), not the one with
+        /// the per-direction line categories; both are fitted and measured either way.
+        #[arg(long)]
+        no_lines: bool,
     },
 }
 
@@ -245,6 +249,7 @@ pub fn bench(what: GomokuBench) -> Result<(), String> {
             lambda,
             l2,
             holdout,
+            no_lines,
         } => {
             if !(0.0..=1.0).contains(&lambda) || !(0.0..=1.0).contains(&l2) || holdout < 2 {
                 return Err("--lambda and --l2 in [0, 1], --holdout at least 2".into());
@@ -259,13 +264,14 @@ pub fn bench(what: GomokuBench) -> Result<(), String> {
                 all.extend(crate::gomoku::train::samples(size, &recs, holdout));
             }
             eprintln!("train: {games} games, {} positions kept", all.len());
-            let fitted = crate::gomoku::train::train(&all, lambda, l2)?;
+            let fitted = crate::gomoku::train::train(&all, lambda, l2, !no_lines)?;
             for l in &fitted.report {
                 println!("{l}");
             }
             let files: Vec<String> = positions.iter().map(|p| p.display().to_string()).collect();
             let comment = format!(
-                "quartet bench gomoku train --lambda {lambda} --l2 {l2} --holdout {holdout} on {games} games: {}\n{}",
+                "quartet bench gomoku train --lambda {lambda} --l2 {l2} --holdout {holdout}{} on {games} games: {}\n{}",
+                if no_lines { " --no-lines" } else { "" },
                 files.join(" "),
                 fitted.report.join("\n")
             );

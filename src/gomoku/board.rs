@@ -8,8 +8,11 @@
 //!
 //! Each cell also keeps, per direction, a 16-bit key of its 8 line neighbours and both
 //! colours' line [`Pattern`]s and [`Pattern4`] classes (see [`super::patterns`]), updated
-//! for the 32 cells a move changes, with per-colour counts of the empty cells in each class.
-use super::patterns::{slot_of, tables, Pattern, Pattern4, Tables, LINES, N_CLASSES, POW3};
+//! for the 32 cells a move changes, with per-colour counts of the empty cells in each class
+//! and of the (empty cell, direction) pairs in each line category ([`PatternCounts`]).
+use super::patterns::{
+    slot_of, tables, Pattern, Pattern4, PatternCounts, Tables, LINES, N_CLASSES, N_LINE_CATS, POW3,
+};
 use crate::color::Color;
 
 pub const MIN_SIZE: usize = 5;
@@ -210,10 +213,11 @@ pub struct Board {
     history: Vec<Point>,
     /// Per cell, the line keys and patterns of [`super::patterns`] (see [`LineInfo`]).
     lines: Vec<LineInfo>,
-    /// Whether `lines` and `class_counts` are kept (see [`Board::track_patterns`]).
+    /// Whether `lines` and `counts` are kept (see [`Board::track_patterns`]).
     tracking: bool,
-    /// Per colour, how many empty on-board cells are in each [`Pattern4`] class.
-    class_counts: [[u16; N_CLASSES]; 2],
+    /// Per colour, how many empty on-board cells are in each [`Pattern4`] class, and how
+    /// many of their directions in each line category.
+    counts: PatternCounts,
     /// The shared pattern tables (a plain reference: no `OnceLock` check per move).
     tables: &'static Tables,
 }
@@ -379,7 +383,7 @@ impl Board {
             history: Vec::new(),
             lines: Vec::new(),
             tracking: false,
-            class_counts: [[0; N_CLASSES]; 2],
+            counts: PatternCounts::default(),
             tables: tables(),
         }
     }
@@ -391,9 +395,9 @@ impl Board {
         cells: &[u8],
         dirs: &[isize; 4],
         t: &Tables,
-    ) -> (Vec<LineInfo>, [[u16; N_CLASSES]; 2]) {
+    ) -> (Vec<LineInfo>, PatternCounts) {
         let total = cells.len() as isize;
-        let mut counts = [[0u16; N_CLASSES]; 2];
+        let mut counts = PatternCounts::default();
         let lines = (0..total)
             .map(|q| {
                 let mut info = LineInfo::default();
@@ -415,8 +419,8 @@ impl Board {
                 }
                 info.cats = info.cats_from_keys(&t.line);
                 if cells[q as usize] == EMPTY {
-                    for (c, n) in counts.iter_mut().enumerate() {
-                        n[t.class[info.cats[c] as usize & 0xfff] as usize] += 1;
+                    for c in 0..2 {
+                        counts.add_cell(c, info.cats[c], &t.class, 1);
                     }
                 }
                 info
@@ -432,7 +436,7 @@ impl Board {
         if !self.tracking {
             let (lines, counts) = Self::initial_lines(&self.cells, &self.dirs, self.tables);
             self.lines = lines;
-            self.class_counts = counts;
+            self.counts = counts;
             self.tracking = true;
         }
     }
@@ -627,9 +631,7 @@ impl Board {
                 // up to Block2 is category 0), and occupied cells are not counted.
                 if new != old && self.cells[q] == EMPTY {
                     for k in 0..2 {
-                        let (o, n) = (old[k] as usize & 0xfff, new[k] as usize & 0xfff);
-                        self.class_counts[k][class[o] as usize] -= 1;
-                        self.class_counts[k][class[n] as usize] += 1;
+                        self.counts.change(k, d, old[k], new[k], class);
                     }
                 }
             }
@@ -637,12 +639,8 @@ impl Board {
         // `p` itself leaves or rejoins the counts (its categories are always up to date).
         let info = &self.lines[p as usize];
         for k in 0..2 {
-            let n = &mut self.class_counts[k][class[info.cats[k] as usize & 0xfff] as usize];
-            if add {
-                *n -= 1;
-            } else {
-                *n += 1;
-            }
+            self.counts
+                .add_cell(k, info.cats[k], class, if add { u16::MAX } else { 1 });
         }
     }
 
@@ -675,18 +673,18 @@ impl Board {
     #[inline]
     pub fn class_count(&self, c: Color, k: Pattern4) -> u16 {
         debug_assert!(self.tracking, "patterns read without track_patterns");
-        self.class_counts[c.index()][k as usize]
+        self.counts.class[c.index()][k as usize]
     }
 
-    /// Both colours' class counts ([`Board::class_count`], indexed by [`Color::index`] and
-    /// class) that placing `c` at the empty `p` would give, without placing it: the same
-    /// 32 key reads and table lookups as a move's update, but no writes and no take-back,
-    /// so the full engine's leaves are valued like the plain ones (see [`Board::peek`]).
+    /// Both colours' class and line-category counts ([`Board::counts`]) that placing `c`
+    /// at the empty `p` would give, without placing it: the same 32 key reads and table
+    /// lookups as a move's update, but no writes and no take-back, so the full engine's
+    /// leaves are valued like the plain ones (see [`Board::peek`]).
     /// Needs [`Board::track_patterns`].
-    pub fn peek_classes(&self, p: Point, c: Color) -> [[u16; N_CLASSES]; 2] {
+    pub fn peek_counts(&self, p: Point, c: Color) -> PatternCounts {
         debug_assert!(self.tracking, "patterns read without track_patterns");
         let (line, class) = (&*self.tables.line, &*self.tables.class);
-        let mut counts = self.class_counts;
+        let mut counts = self.counts;
         let digit = cell_of(c) as u16;
         for d in 0..4 {
             let dir = self.dirs[d];
@@ -700,25 +698,39 @@ impl Board {
                 let old = info.cats;
                 if new != old {
                     for k in 0..2 {
-                        let (o, n) = (old[k] as usize & 0xfff, new[k] as usize & 0xfff);
-                        counts[k][class[o] as usize] -= 1;
-                        counts[k][class[n] as usize] += 1;
+                        counts.change(k, d, old[k], new[k], class);
                     }
                 }
             }
         }
         let info = &self.lines[p as usize];
-        for (k, n) in counts.iter_mut().enumerate() {
-            n[class[info.cats[k] as usize & 0xfff] as usize] -= 1;
+        for k in 0..2 {
+            counts.add_cell(k, info.cats[k], class, u16::MAX);
         }
         counts
     }
 
-    /// Both colours' class counts now (see [`Board::peek_classes`]).
+    /// Both colours' class counts now (see [`Board::peek_counts`]).
     #[inline]
     pub fn class_counts(&self) -> &[[u16; N_CLASSES]; 2] {
         debug_assert!(self.tracking, "patterns read without track_patterns");
-        &self.class_counts
+        &self.counts.class
+    }
+
+    /// How many (empty cell, direction) pairs of `c` are in line category `k`
+    /// ([`Pattern::category`]: 1 an open two ... 6 a five).
+    #[inline]
+    pub fn line_count(&self, c: Color, k: usize) -> u16 {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        debug_assert!(k < N_LINE_CATS);
+        self.counts.line[c.index()][k]
+    }
+
+    /// Both colours' class and line-category counts now.
+    #[inline]
+    pub fn counts(&self) -> &PatternCounts {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        &self.counts
     }
 
     /// The window sums ([`Board::eval_sum`]) and open four-window counts

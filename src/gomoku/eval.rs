@@ -6,7 +6,7 @@
 //! checked against the paper's own numbers. The position value is the incremental sum kept
 //! by the board.
 use super::board::{Board, Point, Rule};
-use super::patterns::{Pattern4, N_CLASSES};
+use super::patterns::{Pattern4, PatternCounts, N_CLASSES, N_LINE_CATS};
 use super::weights::ClassWeights;
 use crate::color::Color;
 
@@ -151,16 +151,19 @@ fn count_from(counts: &[u16; N_CLASSES], k: Pattern4) -> u16 {
 /// window sums: the sums count stones in windows and cannot tell an open three from a
 /// closed one, nor see one cell making threats in two directions, which is what decides
 /// Gomoku games. The opponent must have no five to complete (the search answers those).
-/// `w` weighs the classes (see [`ClassWeights`]).
+/// `w` weighs the classes and line categories (see [`ClassWeights`]).
 pub fn threat_eval(b: &Board, c: Color, w: &ClassWeights) -> i32 {
-    threat_eval_counts(b.class_counts(), c, w)
+    threat_eval_counts(b.counts(), c, w)
 }
 
-/// [`threat_eval`] from both colours' class counts (as [`Board::peek_classes`] gives them
-/// for the position after a move).
+/// [`threat_eval`] from both colours' counts (as [`Board::peek_counts`] gives them for the
+/// position after a move).
 #[inline]
-pub fn threat_eval_counts(counts: &[[u16; N_CLASSES]; 2], c: Color, w: &ClassWeights) -> i32 {
-    let (own, opp) = (&counts[c.index()], &counts[c.opponent().index()]);
+pub fn threat_eval_counts(counts: &PatternCounts, c: Color, w: &ClassWeights) -> i32 {
+    let (own, opp) = (
+        &counts.class[c.index()],
+        &counts.class[c.opponent().index()],
+    );
     // An open four to make wins: in the fitted games the mover won all 823 such positions
     // where the opponent had fours to interpose, and all of those where it had none.
     if own[Pattern4::Flex4 as usize] > 0 {
@@ -176,6 +179,11 @@ pub fn threat_eval_counts(counts: &[[u16; N_CLASSES]; 2], c: Color, w: &ClassWei
     let mut v = 0;
     for k in 0..N_CLASSES {
         v += w.mover[k] * own[k] as i32 - w.waiter[k] * opp[k] as i32;
+    }
+    let (own, opp) = (&counts.line[c.index()], &counts.line[c.opponent().index()]);
+    // Category 0 (Block2 and weaker) is everywhere and carries no weight.
+    for k in 1..N_LINE_CATS {
+        v += w.line_mover[k] * own[k] as i32 - w.line_waiter[k] * opp[k] as i32;
     }
     v
 }

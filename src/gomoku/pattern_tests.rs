@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 
 use super::board::{Board, Rule};
 use super::board_tests::random_empty_in;
-use super::patterns::{tables, Pattern, Pattern4, Tables, LINES, N_CLASSES};
+use super::patterns::{tables, Pattern, Pattern4, Tables, LINES, N_CLASSES, N_LINE_CATS};
 use crate::color::Color::{self, Black, White};
 
 // ---------------------------------------------------------------- the brute force
@@ -366,10 +366,12 @@ fn hand_positions_get_their_class() {
 
 // ---------------------------------------------------------------- incremental upkeep
 
-/// Every on-board cell's patterns and class, and the class counts, recomputed from the cells.
+/// Every on-board cell's patterns and class, and the class and line-category counts,
+/// recomputed from the cells.
 fn check(b: &Board, oracle: &mut Oracle, what: &str) {
     let n = b.size() as isize;
     let mut counts = [[0u16; N_CLASSES]; 2];
+    let mut lines = [[0u16; N_LINE_CATS]; 2];
     for p in b.points() {
         let (x, y) = b.col_row(p);
         for c in [Black, White] {
@@ -403,6 +405,9 @@ fn check(b: &Board, oracle: &mut Oracle, what: &str) {
             assert_eq!(b.pattern4(p, c), class, "{what} class {:?} {c}", (x, y));
             if b.is_empty(p) {
                 counts[c.index()][class as usize] += 1;
+                for pat in pats {
+                    lines[c.index()][Pattern::category(pat as u8) as usize] += 1;
+                }
             }
         }
     }
@@ -413,6 +418,9 @@ fn check(b: &Board, oracle: &mut Oracle, what: &str) {
                 counts[c.index()][k as usize],
                 "{what} count {c} {k:?}"
             );
+        }
+        for (k, &n) in lines[c.index()].iter().enumerate() {
+            assert_eq!(b.line_count(c, k), n, "{what} line count {c} category {k}");
         }
     }
 }
@@ -477,4 +485,109 @@ fn tracking_switched_on_mid_game_reads_the_stones_already_placed() {
         b.place(p, White);
         check(&b, &mut oracle, &format!("n {n} one more move"));
     }
+}
+
+// ---------------------------------------------------------------- line-category counts
+
+/// The line `s` (`X` the colour `c`, `O` the other, `.` empty; at most 9 cells) laid along
+/// direction `d` through the centre of an empty 15x15 board, and the board.
+fn board_line(s: &str, c: Color, d: usize) -> (Board, Vec<crate::gomoku::board::Point>) {
+    let mut b = Board::new(15, Rule::Freestyle);
+    b.track_patterns();
+    let (dx, dy) = [(1, 0), (0, 1), (1, 1), (-1, 1)][d];
+    // The anti-diagonal runs from column 11 down-left; the others from column 3.
+    let x0 = if dx < 0 { 11 } else { 3 };
+    let cells: Vec<_> = (0..s.len() as isize)
+        .map(|k| b.point((x0 + k * dx) as usize, (3 + k * dy) as usize))
+        .collect();
+    for (ch, &p) in s.chars().zip(&cells) {
+        match ch {
+            'X' => b.place(p, c),
+            'O' => b.place(p, c.opponent()),
+            _ => {}
+        }
+    }
+    (b, cells)
+}
+
+const FLEX3: usize = 3;
+const BLOCK4: usize = 4;
+const FLEX4: usize = 5;
+
+#[test]
+fn an_open_three_counts_two_flex4_cells_in_its_direction_a_blocked_one_none() {
+    for d in 0..4 {
+        for c in [Black, White] {
+            // .XXX. : each end makes an open four, in direction d only.
+            let (b, cells) = board_line("...XXX...", c, d);
+            assert_eq!(b.line_count(c, FLEX4), 2, "open three d{d} {c}");
+            for end in [cells[2], cells[6]] {
+                assert_eq!(b.pattern(end, c, d), Pattern::Flex4, "d{d} {c}");
+                for other in (0..4).filter(|&e| e != d) {
+                    assert!(b.pattern(end, c, other) < Pattern::Flex3, "d{d} e{other}");
+                }
+            }
+            // The two cells beyond make split fours (X.XXX): closed fours.
+            assert_eq!(b.line_count(c, BLOCK4), 2, "open three d{d} {c}");
+            assert_eq!(b.line_count(c.opponent(), FLEX4), 0);
+            // OXXX. : blocked on one side, no open four anywhere, two closed-four cells.
+            let (b, _) = board_line("..OXXX...", c, d);
+            assert_eq!(b.line_count(c, FLEX4), 0, "blocked three d{d} {c}");
+            assert_eq!(b.line_count(c, BLOCK4), 2, "blocked three d{d} {c}");
+            // .XX. : open-three cells (category Flex3), no fours.
+            let (b, _) = board_line("...XX....", c, d);
+            assert!(b.line_count(c, FLEX3) >= 2, "open two d{d} {c}");
+            assert_eq!(b.line_count(c, BLOCK4) + b.line_count(c, FLEX4), 0);
+        }
+    }
+}
+
+#[test]
+fn line_counts_swap_with_the_colours() {
+    let mut rng = SmallRng::seed_from_u64(23);
+    for _ in 0..20 {
+        let mut b = Board::new(15, Rule::Freestyle);
+        let mut swapped = Board::new(15, Rule::Freestyle);
+        b.track_patterns();
+        swapped.track_patterns();
+        for k in 0..24 {
+            let Some(p) = random_empty_in(&b, 3, 12, &mut rng) else {
+                break;
+            };
+            let c = if k % 2 == 0 { Black } else { White };
+            b.place(p, c);
+            swapped.place(p, c.opponent());
+        }
+        for k in 0..N_LINE_CATS {
+            assert_eq!(b.line_count(Black, k), swapped.line_count(White, k));
+            assert_eq!(b.line_count(White, k), swapped.line_count(Black, k));
+        }
+        assert_eq!(b.class_counts()[0], swapped.class_counts()[1]);
+    }
+}
+
+#[test]
+fn line_weights_reach_the_evaluation() {
+    use super::eval::threat_eval;
+    use super::weights::ClassWeights;
+    let none = ClassWeights {
+        mover: [0; N_CLASSES],
+        waiter: [0; N_CLASSES],
+        line_mover: [0; N_LINE_CATS],
+        line_waiter: [0; N_LINE_CATS],
+    };
+    let mut w = none;
+    w.line_waiter[FLEX4] = 100;
+    w.line_mover[FLEX3] = 7;
+    // White's open three, Black to move: two Flex4 cells for the waiting side.
+    let (b, _) = board_line("...XXX...", White, 1);
+    assert_eq!(threat_eval(&b, Black, &none), 0);
+    assert_eq!(threat_eval(&b, Black, &w), -200);
+    // Blocked, it weighs nothing here.
+    let (b, _) = board_line("..OXXX...", White, 1);
+    assert_eq!(threat_eval(&b, Black, &w), 0);
+    // Black's open two, Black to move: its Flex3 cells count for the mover.
+    let (b, _) = board_line("...XX....", Black, 2);
+    let n = b.line_count(Black, FLEX3) as i32;
+    assert_eq!(threat_eval(&b, Black, &w), 7 * n);
 }

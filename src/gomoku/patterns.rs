@@ -165,6 +165,47 @@ impl Pattern4 {
     }
 }
 
+/// Line categories, indexed by [`Pattern::category`]: 0 (Block2 and weaker), Flex2, Block3,
+/// Flex3, Block4, Flex4, Five.
+pub const N_LINE_CATS: usize = 7;
+
+/// What the evaluation reads of a colour's patterns, per colour ([`crate::color::Color::index`]):
+/// how many empty cells are in each [`Pattern4`] class, and how many (empty cell, direction)
+/// pairs are in each line category. The classes see what one cell makes over its four
+/// lines; the line counts see what the classes fold away: an open two or closed three alone
+/// on a cell (class None), and how many directions carry a three or four at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PatternCounts {
+    pub class: [[u16; N_CLASSES]; 2],
+    pub line: [[u16; N_LINE_CATS]; 2],
+}
+
+impl PatternCounts {
+    /// Colour `k`'s empty cell with class-table index `cats` (three bits per direction)
+    /// joins the counts (`delta` 1) or leaves them (`u16::MAX`, a wrapping -1).
+    #[inline(always)]
+    pub fn add_cell(&mut self, k: usize, cats: u16, class: &[u8; 1 << 12], delta: u16) {
+        let n = &mut self.class[k][class[cats as usize & 0xfff] as usize];
+        *n = n.wrapping_add(delta);
+        for d in 0..4 {
+            let n = &mut self.line[k][(cats >> (3 * d)) as usize & 7];
+            *n = n.wrapping_add(delta);
+        }
+    }
+
+    /// Colour `k`'s empty cell went from categories `old` to `new`, which differ at most in
+    /// direction `d` (a stone changes one direction of each cell it reaches). No branch on
+    /// whether anything changed: equal indexes cancel.
+    #[inline(always)]
+    pub fn change(&mut self, k: usize, d: usize, old: u16, new: u16, class: &[u8; 1 << 12]) {
+        let (o, n) = (old as usize & 0xfff, new as usize & 0xfff);
+        self.class[k][class[o] as usize] -= 1;
+        self.class[k][class[n] as usize] += 1;
+        self.line[k][o >> (3 * d) & 7] -= 1;
+        self.line[k][n >> (3 * d) & 7] += 1;
+    }
+}
+
 /// The two lookup tables, built once per process.
 pub struct Tables {
     /// Index: [`Tables::line_index`] of a line: a wall configuration (how many of the 8

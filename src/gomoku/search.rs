@@ -128,7 +128,7 @@ pub struct SearchConfig {
     /// seeds of scripts/gomoku_vs_paper.sh) where the window sums alone won 405.5: a small
     /// gain, under one standard deviation, bought with about 30% of the alpha-beta's node
     /// rate (the pattern upkeep and reading; leaves are valued by
-    /// `Board::peek` and `Board::peek_classes` either way).
+    /// `Board::peek` and `Board::peek_counts` either way).
     pub patterns: bool,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
@@ -834,7 +834,7 @@ impl Searcher {
         let mut best_move = cands[0].p;
         let o = c.opponent();
         // Children that are freestyle leaves are valued from `Board::peek` (and
-        // `Board::peek_classes` for the pattern evaluation), without placing the stone:
+        // `Board::peek_counts` for the pattern evaluation), without placing the stone:
         // most nodes are leaves, and place/undo was half the time.
         let peek_leaves = depth == 1
             && self.peek_leaves
@@ -848,7 +848,7 @@ impl Searcher {
                 leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
                     // As `with_patterns` values the child.
                     if self.config.patterns && v.abs() < MATE_BOUND {
-                        v + threat_eval_counts(&b.peek_classes(p, c), o, &self.config.eval)
+                        v + threat_eval_counts(&b.peek_counts(p, c), o, &self.config.eval)
                     } else {
                         v
                     }

@@ -81,11 +81,11 @@ fn peek_gives_the_sums_of_the_position_after_the_move() {
     }
 }
 
-/// `Board::peek_classes` against the class counts after really placing the stone (which
-/// the pattern tests check against a recount from the cells), on boards of two sizes, with
-/// walls and crowded lines.
+/// `Board::peek_counts` against the class and line counts after really placing the stone
+/// (which the pattern tests check against a recount from the cells), on boards of two
+/// sizes, with walls and crowded lines.
 #[test]
-fn peek_classes_gives_the_class_counts_after_the_move() {
+fn peek_counts_gives_the_counts_after_the_move() {
     let mut rng = SmallRng::seed_from_u64(11);
     for game in 0..12 {
         let mut b = Board::new(if game % 2 == 0 { 15 } else { 7 }, Rule::Freestyle);
@@ -95,9 +95,9 @@ fn peek_classes_gives_the_class_counts_after_the_move() {
             let empties: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
             for _ in 0..4 {
                 let p = empties[rng.gen_range(0..empties.len())];
-                let peeked = b.peek_classes(p, c);
+                let peeked = b.peek_counts(p, c);
                 b.place(p, c);
-                assert_eq!(&peeked, b.class_counts(), "game {game}");
+                assert_eq!(&peeked, b.counts(), "game {game}");
                 b.undo();
             }
             b.place(empties[rng.gen_range(0..empties.len())], c);

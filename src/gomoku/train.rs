@@ -2,8 +2,10 @@
 //! self-play positions (`selfplay.rs`) by logistic regression ("Texel" tuning).
 //!
 //! The model, for the side to move: P(win) = sigmoid(a * paper + sum_k (m_k * mover_k -
-//! w_k * waiter_k) + t), where `paper` is the window-sum evaluation (`evaluate_sums`) and
-//! mover_k / waiter_k count the empty cells in class k of the two sides. `a` is not fitted
+//! w_k * waiter_k) + sum_j (lm_j * lmover_j - lw_j * lwaiter_j) + t), where `paper` is the
+//! window-sum evaluation (`evaluate_sums`), mover_k / waiter_k count the empty cells in
+//! class k of the two sides and lmover_j / lwaiter_j their (empty cell, direction) pairs in
+//! line category j (the line terms are left out with `lines: false`). `a` is not fitted
 //! with the rest: it is the scale that maps the search's scores (in the same units) to the
 //! results, fitted first. The weights the engine adds to `paper` are m_k / a and w_k / a.
 //! The target blends the game's result with the search's own opinion: `lambda * result +
@@ -17,7 +19,7 @@
 //! (their scale and tempo fitted the same way) and of the fitted ones is printed.
 use super::board::{Board, Rule};
 use super::eval::{evaluate_sums, threat_eval_counts};
-use super::patterns::{Pattern4, N_CLASSES};
+use super::patterns::{Pattern4, PatternCounts, N_CLASSES, N_LINE_CATS};
 use super::selfplay::GameRecord;
 use super::weights::{ClassWeights, MAX_WEIGHT};
 use crate::color::Color;
@@ -26,16 +28,24 @@ use crate::color::Color;
 const MOVER_K: std::ops::RangeInclusive<usize> = 1..=8;
 /// Classes fitted for the waiting side: Flex2x2 ..= Flex4.
 const WAITER_K: std::ops::RangeInclusive<usize> = 1..=9;
-/// Features: paper, the mover's and the waiter's classes, then the constant.
-const NF: usize = 1 + 8 + 9 + 1;
+/// Line categories fitted for the mover: Flex2 ..= Block4 (an own Flex4 direction makes the
+/// cell a Flex4, ruled won).
+const MOVER_L: std::ops::RangeInclusive<usize> = 1..=4;
+/// Line categories fitted for the waiting side: Flex2 ..= Flex4 (its fives are left out).
+const WAITER_L: std::ops::RangeInclusive<usize> = 1..=5;
+/// Features: paper, the mover's and the waiter's classes, the mover's and the waiter's line
+/// categories, then the constant.
+const NF: usize = 1 + 8 + 9 + 4 + 5 + 1;
+/// Where the line features start in [`Sample::x`].
+const L0: usize = 1 + 8 + 9;
 
 /// One position's features and labels.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
     pub x: [f64; NF],
-    /// Class counts of both sides (mover first) and the paper value, to value the position
-    /// with any weights.
-    pub counts: [[u16; N_CLASSES]; 2],
+    /// Class and line counts of both sides (mover first, as Black's slot) and the paper
+    /// value, to value the position with any weights.
+    pub counts: PatternCounts,
     pub paper: i32,
     /// The mover's result: 1 won, 0.5 drawn, 0 lost.
     pub result: f64,
@@ -70,9 +80,13 @@ pub fn samples(size: usize, games: &[GameRecord], holdout: usize) -> Vec<Sample>
 }
 
 fn sample(b: &Board, c: Color, g: &GameRecord, k: usize, held_out: bool) -> Option<Sample> {
-    let all = b.class_counts();
-    let counts = [all[c.index()], all[c.opponent().index()]];
-    let (own, opp) = (&counts[0], &counts[1]);
+    let all = b.counts();
+    let (ci, oi) = (c.index(), c.opponent().index());
+    let counts = PatternCounts {
+        class: [all.class[ci], all.class[oi]],
+        line: [all.line[ci], all.line[oi]],
+    };
+    let (own, opp) = (&counts.class[0], &counts.class[1]);
     let five = Pattern4::Five as usize;
     let opp_fours: u16 = opp[Pattern4::Block4 as usize..].iter().sum();
     if own[five] > 0 || opp[five] > 0 || own[Pattern4::Flex4 as usize] > 0 {
@@ -89,6 +103,12 @@ fn sample(b: &Board, c: Color, g: &GameRecord, k: usize, held_out: bool) -> Opti
     }
     for (j, k) in WAITER_K.enumerate() {
         x[9 + j] = opp[k] as f64;
+    }
+    for (j, k) in MOVER_L.enumerate() {
+        x[L0 + j] = counts.line[0][k] as f64;
+    }
+    for (j, k) in WAITER_L.enumerate() {
+        x[L0 + 4 + j] = counts.line[1][k] as f64;
     }
     x[NF - 1] = 1.0;
     let result = match g.winner {
@@ -214,8 +234,22 @@ pub struct Fitted {
     pub report: Vec<String>,
 }
 
+/// The fitted columns of a sample (everything after the window sums): the classes, the
+/// line categories when `lines`, and the constant.
+fn columns(s: &Sample, lines: bool) -> Vec<f64> {
+    if lines {
+        s.x[1..].to_vec()
+    } else {
+        let mut v = s.x[1..L0].to_vec();
+        v.push(1.0);
+        v
+    }
+}
+
 /// Fits the weights to `samples` with targets blended by `lambda` (see the module comment).
-pub fn train(samples: &[Sample], lambda: f64, l2: f64) -> Result<Fitted, String> {
+/// Both models are fitted and measured, classes alone and classes with line categories;
+/// `lines` says which one's weights are returned.
+pub fn train(samples: &[Sample], lambda: f64, l2: f64, lines: bool) -> Result<Fitted, String> {
     let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| !s.held_out);
     if train.len() < 1000 || test.len() < 100 {
         return Err(format!(
@@ -242,12 +276,12 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64) -> Result<Fitted, String>
         score_fit[0]
     ));
     let ys: Vec<f64> = train.iter().map(|s| target(s)).collect();
-    // Three models, each judged on the held-out positions against the results and against
-    // the blended targets: the paper's sums alone, the classic weights, the new fit.
+    // Four models, each judged on the held-out positions against the results and against
+    // the blended targets: the paper's sums alone, the classic weights, the fit over the
+    // classes, the fit over classes and line categories.
     let classic = |s: &Sample| {
-        let counts = [s.counts[0], s.counts[1]];
         // Mover at index 0 here is Black's slot for threat_eval_counts.
-        (s.paper + threat_eval_counts(&counts, Color::Black, &ClassWeights::CLASSIC)) as f64
+        (s.paper + threat_eval_counts(&s.counts, Color::Black, &ClassWeights::CLASSIC)) as f64
     };
     let paper_w = fit(
         &train.iter().map(|s| vec![s.x[0], 1.0]).collect::<Vec<_>>(),
@@ -269,13 +303,19 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64) -> Result<Fitted, String>
     // negative on 214k positions (they overlap the classes), leaving no scale at all.
     let a = score_fit[0];
     let offsets: Vec<f64> = train.iter().map(|s| a * s.x[0]).collect();
-    let mut full_w = vec![a];
-    full_w.extend(fit(
-        &train.iter().map(|s| s.x[1..].to_vec()).collect::<Vec<_>>(),
-        &ys,
-        &offsets,
-        l2,
-    ));
+    let fit_cols = |with_lines: bool| {
+        fit(
+            &train
+                .iter()
+                .map(|s| columns(s, with_lines))
+                .collect::<Vec<_>>(),
+            &ys,
+            &offsets,
+            l2,
+        )
+    };
+    let class_w = fit_cols(false);
+    let line_w = fit_cols(true);
     let errors = |pred: &dyn Fn(&Sample) -> f64| {
         let (mut lr, mut lt, mut mse) = (0.0, 0.0, 0.0);
         for s in &test {
@@ -287,8 +327,16 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64) -> Result<Fitted, String>
         let n = test.len() as f64;
         (lr / n, lt / n, mse / n)
     };
+    let linear = |w: &[f64], s: &Sample, with_lines: bool| {
+        let z: f64 = columns(s, with_lines)
+            .iter()
+            .zip(w)
+            .map(|(x, w)| x * w)
+            .sum();
+        sigmoid(a * s.x[0] + z)
+    };
     type Model<'m> = Box<dyn Fn(&Sample) -> f64 + 'm>;
-    let models: [(&str, Model); 3] = [
+    let models: [(&str, Model); 4] = [
         (
             "window sums alone",
             Box::new(|s: &Sample| sigmoid(paper_w[0] * s.x[0] + paper_w[1])),
@@ -298,8 +346,12 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64) -> Result<Fitted, String>
             Box::new(|s: &Sample| sigmoid(classic_w[0] * classic(s) + classic_w[1])),
         ),
         (
-            "fitted weights",
-            Box::new(|s: &Sample| sigmoid(s.x.iter().zip(&full_w).map(|(a, b)| a * b).sum())),
+            "fitted weights, classes",
+            Box::new(|s: &Sample| linear(&class_w, s, false)),
+        ),
+        (
+            "fitted weights, classes and line categories",
+            Box::new(|s: &Sample| linear(&line_w, s, true)),
         ),
     ];
     for (name, pred) in &models {
@@ -313,19 +365,36 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64) -> Result<Fitted, String>
             "the search scores came out with scale {a:.3e} <= 0: no scale to convert to"
         ));
     }
+    let w = if lines { &line_w } else { &class_w };
+    let to_int = |v: f64| ((v / a).round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
     let mut weights = ClassWeights {
         mover: [0; N_CLASSES],
         waiter: [0; N_CLASSES],
+        line_mover: [0; N_LINE_CATS],
+        line_waiter: [0; N_LINE_CATS],
     };
     for (j, k) in MOVER_K.enumerate() {
-        weights.mover[k] = ((full_w[1 + j] / a).round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+        weights.mover[k] = to_int(w[j]);
     }
     for (j, k) in WAITER_K.enumerate() {
-        weights.waiter[k] = ((-full_w[9 + j] / a).round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+        weights.waiter[k] = to_int(-w[8 + j]);
+    }
+    if lines {
+        for (j, k) in MOVER_L.enumerate() {
+            weights.line_mover[k] = to_int(w[L0 - 1 + j]);
+        }
+        for (j, k) in WAITER_L.enumerate() {
+            weights.line_waiter[k] = to_int(-w[L0 - 1 + 4 + j]);
+        }
     }
     report.push(format!(
-        "window-sum scale (fixed, the search scores') {a:.3e}, tempo {:.0} window units",
-        full_w[NF - 1] / a
+        "written: {}; window-sum scale (fixed, the search scores') {a:.3e}, tempo {:.0} window units",
+        if lines {
+            "classes and line categories"
+        } else {
+            "classes"
+        },
+        w[w.len() - 1] / a
     ));
     Ok(Fitted { weights, report })
 }

@@ -1,6 +1,7 @@
 //! The weights of the line-pattern evaluation ([`super::eval::threat_eval`]): one number
-//! per [`Pattern4`] class for the side to move and one for the side waiting, in units of
-//! the window-sum evaluation. Two sets ship: the hand-set, game-fitted `classic` one, and
+//! per [`Pattern4`](super::patterns::Pattern4) class for the side to move and one for the side waiting, and (version
+//! 2) one per line category ([`super::patterns::N_LINE_CATS`], counted per empty cell and
+//! direction) for each side, in units of the window-sum evaluation. Two sets ship: the hand-set, game-fitted `classic` one, and
 //! the `learnt` one in `data/gomoku/eval-v1.txt` (fitted by `quartet bench gomoku train`
 //! to self-play positions; see `data/gomoku/README.md`). Any other file in the same format
 //! can be loaded with `quartet gomoku --eval FILE`.
@@ -13,21 +14,36 @@
 //! waiter 0 -21 49 44 28 0 -20 85 216 3 0
 //! ```
 //!
-//! 11 integers per line, in [`Pattern4::ALL`] order. A file that breaks any of that is
-//! refused with the line it broke on, never half read.
+//! 11 integers per line, in [`Pattern4::ALL`](super::patterns::Pattern4::ALL) order. Version 2 adds two lines of 7 integers,
+//! in category order (none, Flex2, Block3, Flex3, Block4, Flex4, Five; the first must be 0):
+//!
+//! ```text
+//! quartet-gomoku-eval 2
+//! mover  ...
+//! waiter ...
+//! line-mover  0 12 30 150 80 0 0
+//! line-waiter 0 10 25 90 60 400 0
+//! ```
+//!
+//! A version 1 file has no line weights (they are 0); a version 2 file needs all four
+//! lines. A file that breaks any of that is refused with the line it broke on, never half
+//! read.
 use super::eval::WIN_LIKE;
-use super::patterns::{Pattern4, N_CLASSES};
+use super::patterns::{N_CLASSES, N_LINE_CATS};
 
-/// Per-class weights for the mover's and the waiting side's empty cells.
+/// Per-class weights for the mover's and the waiting side's empty cells, and per line
+/// category for their (cell, direction) pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClassWeights {
     pub mover: [i32; N_CLASSES],
     pub waiter: [i32; N_CLASSES],
+    pub line_mover: [i32; N_LINE_CATS],
+    pub line_waiter: [i32; N_LINE_CATS],
 }
 
-/// The header word and the only version read.
+/// The header word and the versions read (1: classes only; 2: classes and line categories).
 const MAGIC: &str = "quartet-gomoku-eval";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// A weight must stay well below the static "won" values (a four-three against no fours
 /// is `WIN_LIKE / 2`), or a cell or two of a class would pass for a win.
@@ -44,6 +60,8 @@ impl ClassWeights {
     pub const CLASSIC: ClassWeights = ClassWeights {
         mover: [0, -21, 47, 45, 69, 21, -61, 199, 1980, 0, 0],
         waiter: [0, -21, 49, 44, 28, 0, -20, 85, 216, 3, 0],
+        line_mover: [0; N_LINE_CATS],
+        line_waiter: [0; N_LINE_CATS],
     };
 
     /// The weights of `data/gomoku/eval-v1.txt`.
@@ -72,6 +90,7 @@ impl ClassWeights {
     pub fn parse(text: &str) -> Result<ClassWeights, String> {
         let mut version = None;
         let (mut mover, mut waiter) = (None, None);
+        let (mut line_mover, mut line_waiter) = (None, None);
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -81,60 +100,54 @@ impl ClassWeights {
             let mut words = line.split_whitespace();
             let key = words.next().unwrap_or("");
             let rest: Vec<&str> = words.collect();
-            if version.is_none() {
+            let Some(v) = version else {
                 if key != MAGIC || rest.len() != 1 {
                     return Err(format!(
-                        "line {n}: expected `{MAGIC} {VERSION}` first, found `{line}`"
+                        "line {n}: expected `{MAGIC} 1` or `{MAGIC} {VERSION}` first, found `{line}`"
                     ));
                 }
                 let v: u32 = rest[0]
                     .parse()
                     .map_err(|_| format!("line {n}: bad version `{}`", rest[0]))?;
-                if v != VERSION {
+                if !(1..=VERSION).contains(&v) {
                     return Err(format!(
-                        "line {n}: version {v} (this build reads {VERSION})"
+                        "line {n}: version {v} (this build reads 1 to {VERSION})"
                     ));
                 }
                 version = Some(v);
                 continue;
-            }
-            let slot = match key {
-                "mover" => &mut mover,
-                "waiter" => &mut waiter,
-                _ => return Err(format!("line {n}: unknown key `{key}`")),
             };
-            if slot.is_some() {
-                return Err(format!("line {n}: `{key}` given twice"));
-            }
-            if rest.len() != N_CLASSES {
-                return Err(format!(
-                    "line {n}: `{key}` needs {N_CLASSES} weights, found {}",
-                    rest.len()
-                ));
-            }
-            let mut w = [0i32; N_CLASSES];
-            for (k, s) in rest.iter().enumerate() {
-                let v: i32 = s
-                    .parse()
-                    .map_err(|_| format!("line {n}: `{s}` is not an integer"))?;
-                if v.abs() > MAX_WEIGHT {
-                    return Err(format!(
-                        "line {n}: weight {v} of {:?} is beyond +-{MAX_WEIGHT}",
-                        Pattern4::ALL[k]
-                    ));
+            match key {
+                "mover" => put(&mut mover, key, &rest, n)?,
+                "waiter" => put(&mut waiter, key, &rest, n)?,
+                "line-mover" | "line-waiter" if v < 2 => {
+                    return Err(format!("line {n}: `{key}` needs version 2"))
                 }
-                w[k] = v;
+                "line-mover" => put(&mut line_mover, key, &rest, n)?,
+                "line-waiter" => put(&mut line_waiter, key, &rest, n)?,
+                _ => return Err(format!("line {n}: unknown key `{key}`")),
             }
-            *slot = Some(w);
         }
-        if version.is_none() {
+        let Some(v) = version else {
             return Err(format!("empty: expected `{MAGIC} {VERSION}`"));
-        }
-        match (mover, waiter) {
-            (Some(mover), Some(waiter)) => Ok(ClassWeights { mover, waiter }),
-            (None, _) => Err("no `mover` line".into()),
-            (_, None) => Err("no `waiter` line".into()),
-        }
+        };
+        let (mover, waiter) = match (mover, waiter) {
+            (Some(m), Some(w)) => (m, w),
+            (None, _) => return Err("no `mover` line".into()),
+            (_, None) => return Err("no `waiter` line".into()),
+        };
+        let (line_mover, line_waiter) = match (line_mover, line_waiter) {
+            (Some(m), Some(w)) => (m, w),
+            (None, None) if v == 1 => ([0; N_LINE_CATS], [0; N_LINE_CATS]),
+            (None, _) => return Err("no `line-mover` line".into()),
+            (_, None) => return Err("no `line-waiter` line".into()),
+        };
+        Ok(ClassWeights {
+            mover,
+            waiter,
+            line_mover,
+            line_waiter,
+        })
     }
 
     /// The text format, with `comment` lines on top.
@@ -143,13 +156,61 @@ impl ClassWeights {
         for l in comment.lines() {
             s.push_str(&format!("# {l}\n"));
         }
-        s.push_str(&format!("{MAGIC} {VERSION}\n"));
-        for (key, w) in [("mover", &self.mover), ("waiter", &self.waiter)] {
+        // Without line weights the file stays version 1, readable by older builds.
+        let lines = self.line_mover != [0; N_LINE_CATS] || self.line_waiter != [0; N_LINE_CATS];
+        s.push_str(&format!("{MAGIC} {}\n", if lines { VERSION } else { 1 }));
+        let mut rows = vec![("mover", &self.mover[..]), ("waiter", &self.waiter[..])];
+        if lines {
+            rows.push(("line-mover", &self.line_mover[..]));
+            rows.push(("line-waiter", &self.line_waiter[..]));
+        }
+        for (key, w) in rows {
             let ws: Vec<String> = w.iter().map(|v| v.to_string()).collect();
             s.push_str(&format!("{key} {}\n", ws.join(" ")));
         }
         s
     }
+}
+
+/// Reads one weights line into `slot` (the array's length says how many it needs); a
+/// second line for the same key, a wrong count, a non-integer or a weight beyond
+/// [`MAX_WEIGHT`] is refused with the line number. A line category's first weight (none,
+/// Block2 and weaker) must be 0: it would weigh every empty cell.
+fn put<const N: usize>(
+    slot: &mut Option<[i32; N]>,
+    key: &str,
+    rest: &[&str],
+    n: usize,
+) -> Result<(), String> {
+    if slot.is_some() {
+        return Err(format!("line {n}: `{key}` given twice"));
+    }
+    if rest.len() != N {
+        return Err(format!(
+            "line {n}: `{key}` needs {N} weights, found {}",
+            rest.len()
+        ));
+    }
+    let mut w = [0i32; N];
+    for (k, s) in rest.iter().enumerate() {
+        let v: i32 = s
+            .parse()
+            .map_err(|_| format!("line {n}: `{s}` is not an integer"))?;
+        if v.abs() > MAX_WEIGHT {
+            return Err(format!(
+                "line {n}: weight {v} of `{key}` slot {k} is beyond +-{MAX_WEIGHT}"
+            ));
+        }
+        w[k] = v;
+    }
+    if key.starts_with("line-") && w[0] != 0 {
+        return Err(format!(
+            "line {n}: `{key}` weighs category 0 (every empty cell) with {}",
+            w[0]
+        ));
+    }
+    *slot = Some(w);
+    Ok(())
 }
 
 /// The learnt weights: against the classic ones they won the A/B matches in
@@ -182,8 +243,8 @@ mod tests {
         let good = ClassWeights::CLASSIC.to_text("");
         let cases = [
             ("", "empty"),
-            ("mover 1 2\n", "expected `quartet-gomoku-eval 1` first"),
-            ("quartet-gomoku-eval 2\n", "version 2"),
+            ("mover 1 2\n", "line 1: expected `quartet-gomoku-eval 1`"),
+            ("quartet-gomoku-eval 3\n", "version 3"),
             ("quartet-gomoku-eval x\n", "bad version"),
             (
                 "quartet-gomoku-eval 1\nmover 0 0 0 0 0 0 0 0 0 0 0\n",
@@ -206,6 +267,30 @@ mod tests {
                 "beyond",
             ),
             ("quartet-gomoku-eval 1\nbias 3\n", "unknown key `bias`"),
+            (
+                "quartet-gomoku-eval 1\nline-mover 0 0 0 0 0 0 0\n",
+                "line 2: `line-mover` needs version 2",
+            ),
+            (
+                "quartet-gomoku-eval 2\nmover 0 0 0 0 0 0 0 0 0 0 0\nwaiter 0 0 0 0 0 0 0 0 0 0 0\n",
+                "no `line-mover`",
+            ),
+            (
+                "quartet-gomoku-eval 2\nmover 0 0 0 0 0 0 0 0 0 0 0\nwaiter 0 0 0 0 0 0 0 0 0 0 0\nline-mover 0 0 0 0 0 0 0\n",
+                "no `line-waiter`",
+            ),
+            (
+                "quartet-gomoku-eval 2\n# c\nline-waiter 0 1 2 3\n",
+                "line 3: `line-waiter` needs 7 weights, found 4",
+            ),
+            (
+                "quartet-gomoku-eval 2\nline-waiter 5 1 2 3 4 5 6\n",
+                "line 2: `line-waiter` weighs category 0",
+            ),
+            (
+                "quartet-gomoku-eval 2\nline-mover 0 1 2 3 4 5 10001\n",
+                "line 2: weight 10001 of `line-mover` slot 6 is beyond",
+            ),
         ];
         for (text, want) in cases {
             let e = ClassWeights::parse(text).unwrap_err();
@@ -217,5 +302,45 @@ mod tests {
             .contains("given twice"));
         let e = ClassWeights::load("/nonexistent/eval.txt").unwrap_err();
         assert!(e.starts_with("/nonexistent/eval.txt"), "{e}");
+        let v2 = ClassWeights {
+            line_mover: [0, 1, 2, 3, 4, 5, 6],
+            ..ClassWeights::CLASSIC
+        };
+        let twice = format!("{}line-mover 0 0 0 0 0 0 0\n", v2.to_text(""));
+        assert!(ClassWeights::parse(&twice)
+            .unwrap_err()
+            .contains("`line-mover` given twice"));
+    }
+
+    #[test]
+    fn line_weights_round_trip_and_old_files_read_them_as_zero() {
+        let w = ClassWeights {
+            line_mover: [0, -15, 30, 256, 301, 0, 7],
+            line_waiter: [0, -26, 9, -448, -997, -689, 0],
+            ..ClassWeights::CLASSIC
+        };
+        // The shipped line-category fit loads and writes back the same weights.
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gomoku/eval-v2-lines.txt");
+        let v2 = ClassWeights::load(shipped).unwrap();
+        assert_ne!(v2.line_waiter, [0; N_LINE_CATS]);
+        assert_eq!(ClassWeights::parse(&v2.to_text("")).unwrap(), v2);
+        let text = w.to_text("fitted\nby hand");
+        assert!(text.contains("quartet-gomoku-eval 2\n"), "{text}");
+        assert_eq!(ClassWeights::parse(&text).unwrap(), w);
+        // Without line weights the text stays version 1, and reads back with zeros.
+        let c = ClassWeights::CLASSIC.to_text("");
+        assert!(
+            c.contains("quartet-gomoku-eval 1\n") && !c.contains("line-"),
+            "{c}"
+        );
+        let read = ClassWeights::parse(&c).unwrap();
+        assert_eq!(read.line_mover, [0; N_LINE_CATS]);
+        assert_eq!(read.line_waiter, [0; N_LINE_CATS]);
+        // A file on disk loads the same.
+        let path = std::env::temp_dir().join(format!("gomoku-eval-{}.txt", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let loaded = ClassWeights::load(path.to_str().unwrap());
+        std::fs::remove_file(&path).ok();
+        assert_eq!(loaded.unwrap(), w);
     }
 }
