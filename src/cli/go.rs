@@ -46,6 +46,11 @@ pub struct GoArgs {
     /// Virtual wins of the likeliest move under the learnt model.
     #[arg(long, default_value_t = DEFAULT_MM_WEIGHT)]
     pub mm_weight: f32,
+    /// Time manager (`on`, `off`): under a clock that banks saved time, plan each move
+    /// from the moves left, stop early when the choice is settled, think longer when it is
+    /// in doubt; `off` gives every move the even share of the clock.
+    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    pub time_manager: String,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -74,7 +79,8 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     };
     let engine = GoEngine::new(config, Duration::from_secs_f64(args.move_time))
         .with_ponder(args.ponder)
-        .with_gfx(args.gfx);
+        .with_gfx(args.gfx)
+        .with_time_manager(args.time_manager == "on");
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 

@@ -8,6 +8,7 @@ use super::game::{format_score, Game};
 use super::handicap;
 use super::player::{Decision, Player, PlayerConfig, StoneStatus};
 use super::sgf;
+use super::timing::{self, MovePlan};
 use crate::color::Color;
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
@@ -28,6 +29,8 @@ pub struct GoEngine {
     ponder: bool,
     /// `--gfx`: GoGui live graphics on stderr while `genmove` thinks.
     gfx: bool,
+    /// `--time-manager on`: plan each move from the clock, stop early, extend in doubt.
+    time_manager: bool,
 }
 
 impl GoEngine {
@@ -39,6 +42,7 @@ impl GoEngine {
             stop: StopToken::new(),
             ponder: false,
             gfx: false,
+            time_manager: false,
         }
     }
 
@@ -94,9 +98,38 @@ impl GoEngine {
         (&mut self.player, &self.game)
     }
 
+    /// Turns the time manager on or off (`--time-manager`).
+    pub fn with_time_manager(mut self, on: bool) -> GoEngine {
+        self.time_manager = on;
+        self
+    }
+
     /// The thinking time the clock gives `color`'s next move.
     pub(super) fn move_budget(&self, color: Color) -> Duration {
-        self.time.budget(color, estimate_moves_left(&self.game)).0
+        self.move_plan(color).base
+    }
+
+    /// `color`'s next move's time. With the time manager, when the clock banks what a
+    /// move saves: the even share of the moves left as the plan, the clock's hard limit
+    /// as the most extensions may reach. Otherwise the even share, fixed.
+    fn move_plan(&self, color: Color) -> MovePlan {
+        if !self.time_manager || !self.time.banks_savings(color) {
+            return MovePlan::fixed(self.time.budget(color, estimate_moves_left(&self.game)).0);
+        }
+        let board = self.game.board();
+        let left = timing::moves_left(board.size(), board.empty_points().len());
+        let (base, max) = self.time.budget(color, left);
+        tracing::debug!(
+            moves_left = left,
+            base_ms = base.as_millis() as u64,
+            max_ms = max.as_millis() as u64,
+            "time plan"
+        );
+        MovePlan {
+            base,
+            max,
+            managed: true,
+        }
     }
 
     fn generate(&mut self, args: &[String], commit: bool, cleanup: bool) -> Reply {
@@ -105,16 +138,17 @@ impl GoEngine {
         };
         let color = parse_color(c)?;
         let start = Instant::now();
-        let budget = self.move_budget(color);
+        let plan = self.move_plan(color);
         if !self.gfx {
-            return self.search_move(color, budget, start, commit, cleanup);
+            return self.search_move(color, plan, start, commit, cleanup);
         }
+        let budget = plan.base;
         // Fixed playouts stay reproducible, and the cleanup search is a different one:
         // neither is split into drawn steps.
         if self.player.config().playouts.is_none() && !cleanup {
             self.think_with_gfx(color, budget, start);
         }
-        let left = budget.saturating_sub(start.elapsed());
+        let left = MovePlan::fixed(budget.saturating_sub(start.elapsed()));
         let reply = self.search_move(color, left, start, commit, cleanup);
         self.gfx_done();
         reply
@@ -123,20 +157,20 @@ impl GoEngine {
     /// Searches `time` more for `color` (the move's clock started at `start`), plays the
     /// move and answers it (`genmove` with analysis lines).
     pub(super) fn generate_for(&mut self, color: Color, time: Duration, start: Instant) -> Reply {
-        self.search_move(color, time, start, true, false)
+        self.search_move(color, MovePlan::fixed(time), start, true, false)
     }
 
     fn search_move(
         &mut self,
         color: Color,
-        soft: Duration,
+        plan: MovePlan,
         start: Instant,
         commit: bool,
         cleanup: bool,
     ) -> Reply {
         let report = self
             .player
-            .genmove(&self.game, color, Some(soft), self.stop.flag(), cleanup);
+            .genmove(&self.game, color, Some(plan), self.stop.flag(), cleanup);
         self.time.spent(color, start.elapsed());
         tracing::info!(
             playouts = report.playouts,

@@ -18,3 +18,4 @@ pub mod playout;
 pub mod seki;
 pub mod sgf;
 pub mod tactics;
+pub mod timing;
