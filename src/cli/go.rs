@@ -2,7 +2,7 @@
 use clap::Args;
 use std::time::Duration;
 
-use crate::go::gtp::GoEngine;
+use crate::go::gtp::{GoEngine, TimeMode};
 use crate::go::player::PlayerConfig;
 
 /// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says.
@@ -46,10 +46,11 @@ pub struct GoArgs {
     /// Virtual wins of the likeliest move under the learnt model.
     #[arg(long, default_value_t = DEFAULT_MM_WEIGHT)]
     pub mm_weight: f32,
-    /// Time manager (`on`, `off`): under a clock that banks saved time, plan each move
-    /// from the moves left, stop early when the choice is settled, think longer when it is
-    /// in doubt; `off` gives every move the even share of the clock.
-    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    /// Time manager (`on`, `off`, `plan`): under a clock that banks saved time, `on` plans
+    /// each move from the moves left, stops early when the choice is settled and thinks
+    /// longer when it is in doubt; `off` gives every move an even share of the clock over
+    /// half the empty points; `plan` is `on`'s plan without early stops or extensions.
+    #[arg(long, default_value = "off", value_parser = ["on", "off", "plan"])]
     pub time_manager: String,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
@@ -80,7 +81,11 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     let engine = GoEngine::new(config, Duration::from_secs_f64(args.move_time))
         .with_ponder(args.ponder)
         .with_gfx(args.gfx)
-        .with_time_manager(args.time_manager == "on");
+        .with_time_manager(match args.time_manager.as_str() {
+            "on" => TimeMode::On,
+            "plan" => TimeMode::PlanOnly,
+            _ => TimeMode::Off,
+        });
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
 }
 

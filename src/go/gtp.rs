@@ -19,6 +19,17 @@ use crate::search::StopToken;
 pub const DEFAULT_KOMI: f32 = 7.0;
 pub const DEFAULT_SIZE: usize = 9;
 
+/// How `genmove` spends a clock's time (`--time-manager`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeMode {
+    /// An even share of the clock over half the empty points (at least 10 moves).
+    Off,
+    /// [`timing::plan`]: the share from the moves left, early stops and extensions.
+    On,
+    /// `On`'s share without early stops or extensions, to measure the two apart.
+    PlanOnly,
+}
+
 pub struct GoEngine {
     game: Game,
     player: Player,
@@ -29,8 +40,8 @@ pub struct GoEngine {
     ponder: bool,
     /// `--gfx`: GoGui live graphics on stderr while `genmove` thinks.
     gfx: bool,
-    /// `--time-manager on`: plan each move from the clock, stop early, extend in doubt.
-    time_manager: bool,
+    /// `--time-manager`: how a clock's time is spread over the moves.
+    time_manager: TimeMode,
 }
 
 impl GoEngine {
@@ -42,7 +53,7 @@ impl GoEngine {
             stop: StopToken::new(),
             ponder: false,
             gfx: false,
-            time_manager: false,
+            time_manager: TimeMode::Off,
         }
     }
 
@@ -98,9 +109,9 @@ impl GoEngine {
         (&mut self.player, &self.game)
     }
 
-    /// Turns the time manager on or off (`--time-manager`).
-    pub fn with_time_manager(mut self, on: bool) -> GoEngine {
-        self.time_manager = on;
+    /// Sets the time manager's mode (`--time-manager`).
+    pub fn with_time_manager(mut self, mode: TimeMode) -> GoEngine {
+        self.time_manager = mode;
         self
     }
 
@@ -109,26 +120,16 @@ impl GoEngine {
         self.move_plan(color).base
     }
 
-    /// `color`'s next move's time. With the time manager, when the clock banks what a
-    /// move saves: the even share of the moves left as the plan, the clock's hard limit
-    /// as the most extensions may reach. Otherwise the even share, fixed.
+    /// `color`'s next move's time (see [`timing::plan`]).
     fn move_plan(&self, color: Color) -> MovePlan {
-        if !self.time_manager || !self.time.banks_savings(color) {
-            return MovePlan::fixed(self.time.budget(color, estimate_moves_left(&self.game)).0);
-        }
         let board = self.game.board();
-        let left = timing::moves_left(board.size(), board.empty_points().len());
-        let (base, max) = self.time.budget(color, left);
-        tracing::debug!(
-            moves_left = left,
-            base_ms = base.as_millis() as u64,
-            max_ms = max.as_millis() as u64,
-            "time plan"
-        );
-        MovePlan {
-            base,
-            max,
-            managed: true,
+        let plan = || timing::plan(&self.time, color, board.size(), board.empty_points().len());
+        match self.time_manager {
+            TimeMode::Off => {
+                MovePlan::fixed(self.time.budget(color, estimate_moves_left(&self.game)).0)
+            }
+            TimeMode::On => plan(),
+            TimeMode::PlanOnly => MovePlan::fixed(plan().base),
         }
     }
 

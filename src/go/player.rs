@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use super::board::{Board, Move, Point};
 use super::game::Game;
 use super::mcts::{Limits, MoveStats, Tree};
-use super::timing::{MovePlan, Verdict, Watch};
+use super::timing::{MovePlan, StopReason, Verdict, Watch};
 use crate::color::Color;
 
 #[derive(Clone, Debug)]
@@ -49,6 +49,9 @@ pub struct SearchReport {
     pub winrate: f32,
     pub best: Vec<MoveStats>,
     pub elapsed: Duration,
+    /// Why a managed search ended (`None` for a fixed budget or playout count, or a stop
+    /// from outside).
+    pub stopped: Option<StopReason>,
 }
 
 /// Status of a stone at the end of a game.
@@ -206,7 +209,13 @@ impl Player {
     /// Searches in slices, looking at the root between them, until the watch says the
     /// choice is settled or the plan (with its extensions) is spent; never past
     /// `plan.max` after `start`.
-    fn run_managed(&mut self, plan: MovePlan, start: Instant, stop: &AtomicBool) -> u64 {
+    /// Returns the playouts run and why the search stopped.
+    fn run_managed(
+        &mut self,
+        plan: MovePlan,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> (u64, Option<StopReason>) {
         let at_start = self.tree.as_ref().map_or(0, Tree::root_visits) as u64;
         let mut watch = Watch::new(plan, at_start);
         let mut until = watch.slice().min(plan.base);
@@ -214,10 +223,10 @@ impl Player {
         loop {
             playouts += self.run_search(Some(start + until), stop);
             if stop.load(Ordering::Relaxed) {
-                break;
+                return (playouts, None);
             }
             let Some(tree) = self.tree.as_ref() else {
-                break;
+                return (playouts, None);
             };
             let elapsed = start.elapsed();
             let stats = tree.root_stats();
@@ -234,11 +243,10 @@ impl Player {
                         playouts,
                         "time manager stops"
                     );
-                    break;
+                    return (playouts, Some(reason));
                 }
             }
         }
-        playouts
     }
 
     /// The root moves searched, most visited first.
@@ -289,10 +297,10 @@ impl Player {
         board.set_to_move(color);
         self.prepare_tree(game, &board);
         let plan = plan.unwrap_or(MovePlan::fixed(Duration::from_secs(1)));
-        let playouts = match self.config.playouts {
-            Some(_) => self.run_search(None, stop),
+        let (playouts, stopped) = match self.config.playouts {
+            Some(_) => (self.run_search(None, stop), None),
             None if plan.managed => self.run_managed(plan, start, stop),
-            None => self.run_search(Some(start + plan.base), stop),
+            None => (self.run_search(Some(start + plan.base), stop), None),
         };
         let best = self.root_stats();
         let top = best.first().copied();
@@ -304,6 +312,7 @@ impl Player {
             winrate,
             best: best.into_iter().take(5).collect(),
             elapsed: start.elapsed(),
+            stopped,
         }
     }
 

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use super::board::Move;
 use super::mcts::MoveStats;
+use crate::color::Color;
+use crate::search::time::TimeManager;
 
 /// One move's time: `base` is planned, `max` may be reached by extensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +29,30 @@ impl MovePlan {
             max: t,
             managed: false,
         }
+    }
+}
+
+/// `color`'s next move's time under the clock `tm` on a board of `size` with `empty`
+/// points empty. When the clock banks what a move saves, the plan is managed: its base is
+/// the even share of the moves left, its maximum the clock's hard limit (at most three
+/// shares, never more than half of what is left, the safety margin already taken off).
+/// Otherwise the base is fixed.
+pub fn plan(tm: &TimeManager, color: Color, size: usize, empty: usize) -> MovePlan {
+    let left = moves_left(size, empty);
+    let (base, max) = tm.budget(color, left);
+    if !tm.banks_savings(color) {
+        return MovePlan::fixed(base);
+    }
+    tracing::debug!(
+        moves_left = left,
+        base_ms = base.as_millis() as u64,
+        max_ms = max.as_millis() as u64,
+        "time plan"
+    );
+    MovePlan {
+        base,
+        max,
+        managed: true,
     }
 }
 
@@ -59,7 +85,9 @@ const EXTEND_STEP: f32 = 0.5;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Keep searching, until `until` (from the move's start) at most.
-    Continue { until: Duration },
+    Continue {
+        until: Duration,
+    },
     Stop(StopReason),
 }
 
@@ -169,8 +197,8 @@ impl Watch {
             return recent;
         };
         let close = second.visits as f32 >= CLOSE_SHARE * top.visits as f32;
-        let better = second.visits * 8 >= top.visits
-            && second.winrate() > top.winrate() + WINRATE_GAP;
+        let better =
+            second.visits * 8 >= top.visits && second.winrate() > top.winrate() + WINRATE_GAP;
         recent || close || better
     }
 
@@ -205,6 +233,67 @@ mod tests {
             max: ms(max),
             managed: true,
         }
+    }
+
+    #[test]
+    fn plans_never_exceed_the_clock_less_its_margin() {
+        use crate::search::time::{gtp_control, margin, TimeControl};
+        let secs = Duration::from_secs;
+        let controls = [
+            TimeControl::Absolute { main: secs(60) },
+            gtp_control(secs(300), secs(20), 5),
+            gtp_control(Duration::ZERO, secs(10), 1),
+            TimeControl::Byoyomi {
+                main: secs(30),
+                period: secs(5),
+                periods: 3,
+            },
+        ];
+        for control in controls {
+            let mut tm = TimeManager::new(secs(1));
+            tm.set_control(control);
+            for left_ms in [0u64, 40, 100, 150, 900, 3_000, 60_000, 3_600_000] {
+                for stones in [0u32, 1, 3] {
+                    tm.set_time_left(Color::White, ms(left_ms), stones);
+                    for (size, empty) in [(9, 81), (9, 30), (9, 2), (13, 100), (19, 361)] {
+                        let p = plan(&tm, Color::White, size, empty);
+                        assert!(p.base <= p.max, "{control:?} {left_ms} {stones}: {p:?}");
+                        // In main time a move may cross into overtime by what one
+                        // overtime move may use; in overtime only the period counts.
+                        let left = ms(left_ms);
+                        let available = match control {
+                            TimeControl::Absolute { .. } => margin(left),
+                            TimeControl::Canadian {
+                                period, stones: s, ..
+                            } if stones == 0 => margin(left) + margin(period / s),
+                            TimeControl::Byoyomi { period, .. } if stones == 0 => {
+                                margin(left) + margin(period)
+                            }
+                            _ => margin(left / stones.max(1)).max(margin(left)),
+                        };
+                        assert!(
+                            p.max <= available,
+                            "{control:?} {left_ms} ms {stones} stones {size}/{empty}: {p:?}"
+                        );
+                        if !p.managed {
+                            assert_eq!(p.base, p.max);
+                        }
+                    }
+                }
+            }
+        }
+        // A clock that banks nothing (one stone per period, no clock) is never managed.
+        let mut tm = TimeManager::new(secs(1));
+        assert!(!plan(&tm, Color::Black, 9, 81).managed);
+        tm.set_control(gtp_control(Duration::ZERO, secs(10), 1));
+        tm.set_time_left(Color::Black, secs(10), 1);
+        assert!(!plan(&tm, Color::Black, 9, 81).managed);
+        tm.set_control(TimeControl::Absolute { main: secs(60) });
+        let p = plan(&tm, Color::Black, 9, 81);
+        assert!(p.managed);
+        // 60 s less 5% and 100 ms over 32 moves, three shares at most.
+        assert_eq!(p.base, (secs(57) - ms(100)) / 32);
+        assert_eq!(p.max, p.base * 3);
     }
 
     #[test]
