@@ -8,6 +8,7 @@ use super::game::{format_score, Game};
 use super::handicap;
 use super::player::{Decision, Player, PlayerConfig, StoneStatus};
 use super::sgf;
+use super::timing::{self, MovePlan};
 use crate::color::Color;
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
@@ -17,6 +18,17 @@ use crate::search::StopToken;
 
 pub const DEFAULT_KOMI: f32 = 7.0;
 pub const DEFAULT_SIZE: usize = 9;
+
+/// How `genmove` spends a clock's time (`--time-manager`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeMode {
+    /// An even share of the clock over half the empty points (at least 10 moves).
+    Off,
+    /// [`timing::plan`]: the share from the moves left, early stops and extensions.
+    On,
+    /// `On`'s share without early stops or extensions, to measure the two apart.
+    PlanOnly,
+}
 
 pub struct GoEngine {
     game: Game,
@@ -28,6 +40,8 @@ pub struct GoEngine {
     ponder: bool,
     /// `--gfx`: GoGui live graphics on stderr while `genmove` thinks.
     gfx: bool,
+    /// `--time-manager`: how a clock's time is spread over the moves.
+    time_manager: TimeMode,
 }
 
 impl GoEngine {
@@ -39,6 +53,7 @@ impl GoEngine {
             stop: StopToken::new(),
             ponder: false,
             gfx: false,
+            time_manager: TimeMode::Off,
         }
     }
 
@@ -94,9 +109,28 @@ impl GoEngine {
         (&mut self.player, &self.game)
     }
 
+    /// Sets the time manager's mode (`--time-manager`).
+    pub fn with_time_manager(mut self, mode: TimeMode) -> GoEngine {
+        self.time_manager = mode;
+        self
+    }
+
     /// The thinking time the clock gives `color`'s next move.
     pub(super) fn move_budget(&self, color: Color) -> Duration {
-        self.time.budget(color, estimate_moves_left(&self.game)).0
+        self.move_plan(color).base
+    }
+
+    /// `color`'s next move's time (see [`timing::plan`]).
+    fn move_plan(&self, color: Color) -> MovePlan {
+        let board = self.game.board();
+        let plan = || timing::plan(&self.time, color, board.size(), board.empty_points().len());
+        match self.time_manager {
+            TimeMode::Off => {
+                MovePlan::fixed(self.time.budget(color, estimate_moves_left(&self.game)).0)
+            }
+            TimeMode::On => plan(),
+            TimeMode::PlanOnly => MovePlan::fixed(plan().base),
+        }
     }
 
     fn generate(&mut self, args: &[String], commit: bool, cleanup: bool) -> Reply {
@@ -105,16 +139,17 @@ impl GoEngine {
         };
         let color = parse_color(c)?;
         let start = Instant::now();
-        let budget = self.move_budget(color);
+        let plan = self.move_plan(color);
         if !self.gfx {
-            return self.search_move(color, budget, start, commit, cleanup);
+            return self.search_move(color, plan, start, commit, cleanup);
         }
+        let budget = plan.base;
         // Fixed playouts stay reproducible, and the cleanup search is a different one:
         // neither is split into drawn steps.
         if self.player.config().playouts.is_none() && !cleanup {
             self.think_with_gfx(color, budget, start);
         }
-        let left = budget.saturating_sub(start.elapsed());
+        let left = MovePlan::fixed(budget.saturating_sub(start.elapsed()));
         let reply = self.search_move(color, left, start, commit, cleanup);
         self.gfx_done();
         reply
@@ -123,20 +158,20 @@ impl GoEngine {
     /// Searches `time` more for `color` (the move's clock started at `start`), plays the
     /// move and answers it (`genmove` with analysis lines).
     pub(super) fn generate_for(&mut self, color: Color, time: Duration, start: Instant) -> Reply {
-        self.search_move(color, time, start, true, false)
+        self.search_move(color, MovePlan::fixed(time), start, true, false)
     }
 
     fn search_move(
         &mut self,
         color: Color,
-        soft: Duration,
+        plan: MovePlan,
         start: Instant,
         commit: bool,
         cleanup: bool,
     ) -> Reply {
         let report = self
             .player
-            .genmove(&self.game, color, Some(soft), self.stop.flag(), cleanup);
+            .genmove(&self.game, color, Some(plan), self.stop.flag(), cleanup);
         self.time.spent(color, start.elapsed());
         tracing::info!(
             playouts = report.playouts,

@@ -411,6 +411,19 @@ impl Tree {
         v
     }
 
+    /// How many moves the root may choose from (superko repeats left out); `None` before
+    /// the root is expanded.
+    pub fn root_candidates(&self) -> Option<usize> {
+        let root = self.grown.nodes[0];
+        let f = root.first_child as usize;
+        root.expanded.then(|| {
+            self.grown.nodes[f..f + root.n_children as usize]
+                .iter()
+                .filter(|n| n.prior_visits < 1e8)
+                .count()
+        })
+    }
+
     pub fn root_visits(&self) -> u32 {
         self.grown.nodes[0].visits
     }

@@ -19,3 +19,4 @@ pub mod playout;
 pub mod seki;
 pub mod sgf;
 pub mod tactics;
+pub mod timing;

@@ -11,6 +11,7 @@ use super::board::{Board, Move, Point};
 use super::dynkomi::DynKomi;
 use super::game::Game;
 use super::mcts::{Limits, MoveStats, Tree};
+use super::timing::{MovePlan, StopReason, Verdict, Watch};
 use crate::color::Color;
 
 #[derive(Clone, Debug)]
@@ -52,6 +53,9 @@ pub struct SearchReport {
     pub winrate: f32,
     pub best: Vec<MoveStats>,
     pub elapsed: Duration,
+    /// Why a managed search ended (`None` for a fixed budget or playout count, or a stop
+    /// from outside).
+    pub stopped: Option<StopReason>,
 }
 
 /// Status of a stone at the end of a game.
@@ -212,6 +216,49 @@ impl Player {
         self.tree.as_mut().map_or(0, |t| t.search(&limits, threads))
     }
 
+    /// Searches in slices, looking at the root between them, until the watch says the
+    /// choice is settled or the plan (with its extensions) is spent; never past
+    /// `plan.max` after `start`.
+    /// Returns the playouts run and why the search stopped.
+    fn run_managed(
+        &mut self,
+        plan: MovePlan,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> (u64, Option<StopReason>) {
+        let at_start = self.tree.as_ref().map_or(0, Tree::root_visits) as u64;
+        let mut watch = Watch::new(plan, at_start);
+        let mut until = watch.slice().min(plan.base);
+        let mut playouts = 0;
+        loop {
+            playouts += self.run_search(Some(start + until), stop);
+            if stop.load(Ordering::Relaxed) {
+                return (playouts, None);
+            }
+            let Some(tree) = self.tree.as_ref() else {
+                return (playouts, None);
+            };
+            let elapsed = start.elapsed();
+            let stats = tree.root_stats();
+            let candidates = tree.root_candidates().unwrap_or(usize::MAX);
+            match watch.check(elapsed, &stats, candidates, tree.root_visits() as u64) {
+                Verdict::Continue { until: next } => until = next.max(elapsed),
+                Verdict::Stop(reason) => {
+                    tracing::debug!(
+                        ?reason,
+                        ms = elapsed.as_millis() as u64,
+                        base_ms = plan.base.as_millis() as u64,
+                        target_ms = watch.target().as_millis() as u64,
+                        max_ms = plan.max.as_millis() as u64,
+                        playouts,
+                        "time manager stops"
+                    );
+                    return (playouts, Some(reason));
+                }
+            }
+        }
+    }
+
     /// The root moves searched, most visited first.
     fn root_stats(&self) -> Vec<MoveStats> {
         self.tree.as_ref().map_or_else(Vec::new, Tree::root_stats)
@@ -244,14 +291,14 @@ impl Player {
             .map_or_else(Vec::new, Tree::all_root_stats)
     }
 
-    /// Chooses a move for `color`. `time` is the soft budget when no fixed playout count is
-    /// configured. In `cleanup` mode (kgs-genmove_cleanup) it does not pass while opponent
-    /// stones it judges dead are still on the board.
+    /// Chooses a move for `color`. `plan` is the move's time when no fixed playout count is
+    /// configured (1 s without one). In `cleanup` mode (kgs-genmove_cleanup) it does not pass
+    /// while opponent stones it judges dead are still on the board.
     pub fn genmove(
         &mut self,
         game: &Game,
         color: Color,
-        time: Option<Duration>,
+        plan: Option<MovePlan>,
         stop: &AtomicBool,
         cleanup: bool,
     ) -> SearchReport {
@@ -259,12 +306,12 @@ impl Player {
         let mut board = game.board().clone();
         board.set_to_move(color);
         self.prepare_tree(game, &board);
-        let deadline = match (self.config.playouts, time) {
-            (Some(_), _) => None,
-            (None, Some(t)) => Some(start + t),
-            (None, None) => Some(start + Duration::from_secs(1)),
+        let plan = plan.unwrap_or(MovePlan::fixed(Duration::from_secs(1)));
+        let (playouts, stopped) = match self.config.playouts {
+            Some(_) => (self.run_search(None, stop), None),
+            None if plan.managed => self.run_managed(plan, start, stop),
+            None => (self.run_search(Some(start + plan.base), stop), None),
         };
-        let playouts = self.run_search(deadline, stop);
         let best = self.root_stats();
         let top = best.first().copied();
         let winrate = top.map_or(0.5, |s| s.winrate());
@@ -275,6 +322,7 @@ impl Player {
             winrate,
             best: best.into_iter().take(5).collect(),
             elapsed: start.elapsed(),
+            stopped,
         }
     }
 

@@ -300,6 +300,19 @@ impl TimeManager {
         (soft.min(MAX_MOVE_TIME), hard.min(MAX_MOVE_TIME))
     }
 
+    /// Whether time `color` saves on a move is still there for its later moves: sudden
+    /// death, main time, a Canadian period with more than one move left. A fixed time per
+    /// move (no clock, one stone per period, Japanese overtime) banks nothing.
+    pub fn banks_savings(&self, color: Color) -> bool {
+        let clock = &self.clocks[color.index()];
+        match self.control {
+            TimeControl::Unlimited => false,
+            TimeControl::Absolute { .. } => true,
+            TimeControl::Canadian { .. } => !clock.in_overtime || clock.count > 1,
+            TimeControl::Byoyomi { .. } => !clock.in_overtime,
+        }
+    }
+
     fn clock_budget(&self, color: Color, moves_left: u32) -> (Duration, Duration) {
         let n = moves_left.max(1);
         let clock = &self.clocks[color.index()];
