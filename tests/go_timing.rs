@@ -29,6 +29,7 @@ fn managed_move(g: &Game, base: Duration) -> (String, Option<StopReason>, Durati
         threads: 1,
         seed: 3,
         resign_threshold: 0.0,
+        ..PlayerConfig::default()
     });
     let plan = MovePlan {
         base,
