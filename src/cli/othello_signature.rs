@@ -4,12 +4,12 @@
 //! A change that only makes the search faster must leave every best move, score and node
 //! count as it was; comparing the printed signature of two builds checks exactly that,
 //! independently of the machine's load. The node rate is per CPU second of this thread.
-use crate::othello::bitboard::{nth_square, square_name};
+use crate::othello::bitboard::square_name;
 use crate::othello::board::Board;
 use crate::othello::evaluator::Evaluator;
 use crate::othello::search::Searcher;
 use crate::search::{Deadline, Limits, StopToken};
-use rand::{rngs::SmallRng, Rng, SeedableRng};
+use rand::{rngs::SmallRng, SeedableRng};
 
 /// Positions with this many empties and down to `MIN_EMPTIES`: the midgame, where the
 /// evaluation runs (the search hands over to the solver further on).
@@ -23,17 +23,10 @@ pub fn position(rng: &mut SmallRng, i: u32) -> Board {
     loop {
         let mut b = Board::start();
         while b.empties().count_ones() > target {
-            let mv = b.moves();
-            if mv == 0 {
-                if b.is_game_over() {
-                    break;
-                }
-                b = b.pass();
-                continue;
+            match b.play_random(rng) {
+                Some(next) => b = next,
+                None => break,
             }
-            b = b
-                .play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
-                .expect("a generated move is legal");
         }
         if b.empties().count_ones() == target && b.moves() != 0 {
             return b;

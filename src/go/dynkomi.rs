@@ -74,13 +74,9 @@ mod tests {
     use super::*;
 
     fn play(g: &mut Game, c: Color, v: &str) {
-        let mv = if v == "pass" {
-            Move::Pass
-        } else {
-            let b = g.board();
-            let col = "ABCDEFGHJKLMNOPQRST".find(&v[..1]).unwrap();
-            let row: usize = v[1..].parse().unwrap();
-            Move::Play(b.point(col, row - 1))
+        let mv = match crate::protocol::coords::parse_vertex(v, g.size()).unwrap() {
+            None => Move::Pass,
+            Some((col, row)) => Move::Play(g.board().point(col, row)),
         };
         g.play(c, mv).unwrap();
     }

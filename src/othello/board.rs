@@ -72,6 +72,17 @@ impl Board {
         Some(self.play_flips(sq, f))
     }
 
+    /// A uniformly random legal move, or a pass when the side to move has none; `None`
+    /// when the game is over (random openings, self-play starts, test positions).
+    pub fn play_random(&self, rng: &mut impl rand::Rng) -> Option<Board> {
+        let mv = self.moves();
+        if mv == 0 {
+            return (!self.is_game_over()).then(|| self.pass());
+        }
+        let sq = super::bitboard::nth_square(mv, rng.gen_range(0..mv.count_ones()));
+        Some(self.play_flips(sq, flips(self.p, self.o, sq)))
+    }
+
     #[inline]
     pub fn pass(&self) -> Board {
         Board {

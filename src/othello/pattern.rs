@@ -389,7 +389,6 @@ impl Patterns {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::othello::bitboard::nth_square;
     use rand::{rngs::SmallRng, Rng, SeedableRng};
 
     /// The squares of each shape's canonical instance, listed by hand (digit order).
@@ -424,17 +423,10 @@ mod tests {
     fn random_board(rng: &mut SmallRng) -> Board {
         let mut b = Board::start();
         for _ in 0..rng.gen_range(0..60) {
-            let mv = b.moves();
-            if mv == 0 {
-                if b.is_game_over() {
-                    break;
-                }
-                b = b.pass();
-                continue;
+            match b.play_random(rng) {
+                Some(next) => b = next,
+                None => break,
             }
-            b = b
-                .play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
-                .unwrap();
         }
         b
     }

@@ -43,16 +43,7 @@ pub fn play_game(
     let mut b = Board::start();
     let plies = rng.gen_range(cfg.random_plies.clone());
     for _ in 0..plies {
-        let mv = b.moves();
-        if mv == 0 {
-            if b.is_game_over() {
-                return None;
-            }
-            b = b.pass();
-            continue;
-        }
-        let k = rng.gen_range(0..mv.count_ones());
-        b = b.play(super::bitboard::nth_square(mv, k))?;
+        b = b.play_random(rng)?;
     }
     // (board, perspective): perspective flips with every move or pass, so the label of a
     // position is the solve value times +1 or -1 by parity.
