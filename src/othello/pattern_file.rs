@@ -245,9 +245,9 @@ mod tests {
 
     #[test]
     fn the_search_labelled_tables_load_like_the_built_in_ones() {
-        // data/othello/patterns-v4.bin (patterns.md, branch oth22) is meant to replace the
-        // built-in tables by `--weights` or as the default: it must decode, have their
-        // shape, and differ from them.
+        // data/othello/patterns-v4.bin (patterns.md, branch oth22) is a candidate to replace
+        // the built-in tables (`--weights`): it must decode, have their shape, and differ
+        // from them.
         let v4 = decode(include_bytes!("../../data/othello/patterns-v4.bin")).unwrap();
         let v3 = decode(include_bytes!("../../data/othello/patterns.bin")).unwrap();
         assert_eq!((v4.width, v4.outer), (v3.width, v3.outer));
