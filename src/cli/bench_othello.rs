@@ -60,6 +60,9 @@ pub enum BenchOthello {
         /// Built-in evaluation (as `quartet othello --eval`).
         #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
         eval: String,
+        /// A weights file instead of the built-in evaluation (as `quartet othello --weights`).
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
         /// Instruction level of the search copy: plain, avx2 or avx512 (default: the
         /// highest this CPU has; a higher one than that falls back to it).
         #[arg(long, value_parser = crate::othello::isa::parse)]
@@ -103,6 +106,31 @@ pub enum BenchOthello {
         /// Empties at which each game is solved exactly (and then finished perfectly).
         #[arg(long, default_value_t = 20)]
         solve_at: u32,
+    },
+    /// Copies a `selfplay` positions file with the labels of its midgame positions
+    /// replaced by (or blended with) a fixed-depth search's score, for `train-patterns`.
+    Relabel {
+        #[arg(long)]
+        positions: std::path::PathBuf,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Positions with more empties than this are relabelled (the rest are exact).
+        #[arg(long, default_value_t = 20)]
+        min_empties: u32,
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Weight of the search score in the new label (the rest: the file's label).
+        #[arg(long, default_value_t = 1.0)]
+        mix: f32,
+        /// Evaluation of the search (default: the built-in pattern tables).
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
+        /// Relabel only the shard-th of --shards contiguous runs of games (parallel runs;
+        /// the outputs concatenated in shard order are the whole file's).
+        #[arg(long, default_value_t = 0)]
+        shard: usize,
+        #[arg(long, default_value_t = 1)]
+        shards: usize,
     },
     /// Build an opening book from WTHOR databases and GGF game records (loadable with
     /// `quartet othello --book FILE`); prints its size and the line it would play.
@@ -214,10 +242,13 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             seed,
             hash_mb,
             eval,
+            weights,
             isa,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            let eval = if eval == "linear" {
+            let eval = if let Some(p) = weights {
+                crate::othello::evaluator::Evaluator::load(&p)?
+            } else if eval == "linear" {
                 crate::othello::eval::Weights::default_weights().into()
             } else {
                 crate::othello::evaluator::Evaluator::default_patterns()
@@ -287,6 +318,35 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 min_visits: book_visits.max(1),
                 min_games: min_games.max(1),
             })
+        }
+        BenchOthello::Relabel {
+            positions,
+            out,
+            min_empties,
+            depth,
+            mix,
+            weights,
+            shard,
+            shards,
+        } => {
+            if !(0.0..=1.0).contains(&mix) || shards == 0 || shard >= shards {
+                return Err("--mix in [0, 1], --shard below --shards".into());
+            }
+            let eval = match weights {
+                Some(p) => crate::othello::evaluator::Evaluator::load(&p)?,
+                None => crate::othello::evaluator::Evaluator::default_patterns(),
+            };
+            super::othello_train::relabel(
+                &positions,
+                &out,
+                crate::othello::relabel::Relabel {
+                    min_empties,
+                    depth: depth.clamp(1, 30),
+                    mix,
+                },
+                eval,
+                (shard, shards),
+            )
         }
         BenchOthello::Selfplay {
             out,

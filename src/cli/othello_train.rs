@@ -55,6 +55,75 @@ pub fn selfplay(
     Ok(())
 }
 
+/// Writes `input` to `out` with its midgame labels from `relabel` (one searcher, its
+/// table and history cleared at every game, so other games barely matter: only the
+/// killer moves carry over); with `shard = (i, n)` only the i-th of n contiguous runs of
+/// games, whose outputs concatenated in order give the whole file (seed 31 at depth 6:
+/// two shards and one whole run byte-identical).
+pub fn relabel(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    cfg: crate::othello::relabel::Relabel,
+    eval: crate::othello::evaluator::Evaluator,
+    shard: (usize, usize),
+) -> Result<(), String> {
+    use crate::othello::relabel::relabel;
+    use crate::othello::selfplay::parse_line;
+    let text = std::fs::read_to_string(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let mut file = std::io::BufWriter::new(
+        std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?,
+    );
+    // Game numbers as below: a rise in empties starts the next game.
+    let mut games = 0usize;
+    let mut last = 99;
+    for line in text.lines() {
+        let e = parse_line(line)
+            .map(|l| l.board.empties().count_ones())
+            .unwrap_or(99);
+        if e >= last {
+            games += 1;
+        }
+        last = e;
+    }
+    let games = games + 1;
+    let range = games * shard.0 / shard.1..games * (shard.0 + 1) / shard.1;
+    let mut searcher = Searcher::new(eval, 16);
+    let t = Instant::now();
+    let (mut game, mut last_empties, mut done, mut searched) = (0usize, 99, 0usize, 0usize);
+    for (n, line) in text.lines().enumerate() {
+        let l = parse_line(line).map_err(|e| format!("{}:{}: {e}", input.display(), n + 1))?;
+        let e = l.board.empties().count_ones();
+        // A game's positions come in decreasing empties: a rise starts the next game.
+        if e >= last_empties {
+            game += 1;
+            searcher.clear();
+            if game.is_multiple_of(100) {
+                eprintln!(
+                    "relabel: {game} games, {done} positions written, {searched} searched, {:.0} s",
+                    t.elapsed().as_secs_f64()
+                );
+            }
+        }
+        last_empties = e;
+        if !range.contains(&game) {
+            continue;
+        }
+        let r = relabel(&l, &cfg, &mut searcher);
+        if e > cfg.min_empties {
+            searched += 1;
+        }
+        writeln!(file, "{}", format_line(&r)).map_err(|e| format!("{}: {e}", out.display()))?;
+        done += 1;
+    }
+    file.flush()
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!(
+        "relabel: games {range:?} of {games}, {done} positions written, {searched} searched, {:.0} s",
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// Options of `train-patterns`.
 pub struct TrainPatterns<'a> {
     pub positions: &'a [std::path::PathBuf],
