@@ -574,7 +574,24 @@ impl Solver {
             self.hit_horizon = true;
             return self.evaluate();
         }
-        let here = pending.unwrap_or_else(|| self.key_of(self.drawn));
+        // The images of this position give its own key and its children's.
+        let mut images = [0u64; 8];
+        let mut have_images = false;
+        let here = match pending {
+            Some(p) => p,
+            None => {
+                have_images = self.sym.images(self.drawn, &mut images);
+                if have_images {
+                    let (key, sym) = Symmetries::least(&images, self.sym.count());
+                    Probe {
+                        addr: self.tt.address(key),
+                        sym,
+                    }
+                } else {
+                    self.key_of(self.drawn)
+                }
+            }
+        };
         let mut hint = u8::MAX;
         if let Some(entry) = self.tt.get(&here.addr) {
             if entry.depth >= depth {
@@ -634,21 +651,17 @@ impl Solver {
             // Uninitialised: zeroing 3 KB per node showed in profiles.
             let mut probes = [const { MaybeUninit::<Probe>::uninit() }; 128];
             let mut k = 0;
-            let mut images = [0u64; 8];
-            let narrow = self.sym.images(self.drawn, &mut images);
+            let narrow = have_images || self.sym.images(self.drawn, &mut images);
             for &m in &self.order {
                 if safe >> m & 1 != 0 && m != hint && self.twins[m as usize] & undrawn == 0 {
-                    let quick = if narrow {
-                        self.sym.child_key(&images, m as usize)
-                    } else {
-                        None
-                    };
-                    let p = match quick {
-                        Some((key, sym)) => Probe {
+                    let p = if narrow {
+                        let (key, sym) = self.sym.child_key(&images, self.drawn, m as usize);
+                        Probe {
                             addr: self.tt.address(key),
                             sym,
-                        },
-                        None => self.key_of(self.drawn | 1 << m),
+                        }
+                    } else {
+                        self.key_of(self.drawn | 1 << m)
                     };
                     self.tt.prefetch(&p.addr);
                     moves[k] = m;
