@@ -334,7 +334,7 @@ mod tests {
                 for e in (0..n).filter(|&e| x >> e & 1 == 0) {
                     let k = s.child_key(&images, x, e);
                     assert_eq!(k.0, s.canonical(x | 1 << e).0, "{c}x{r} {x:b} + {e}");
-                    tried += s.group_of[e] != NO_GROUP;
+                    tried += (s.group_of[e] != NO_GROUP) as usize;
                 }
             }
             assert!(tried > 100, "{c}x{r}: corner edges tried {tried}");
