@@ -55,6 +55,30 @@ struct Probe {
     sym: usize,
 }
 
+/// Where the forced replies to a move that gives a box a third side lead.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OutcomeKind {
+    /// A quiet position, the opponent still to move.
+    Quiet,
+    /// A loony offer to the opponent.
+    Offer,
+    /// Offers in several places.
+    Other,
+    /// A quiet position of this value for the opponent, known without a search.
+    Exact(i32),
+}
+
+#[derive(Clone, Copy)]
+struct Outcome {
+    mv: u8,
+    kind: OutcomeKind,
+    /// Boxes the opponent takes on the way.
+    captured: u8,
+    /// Undrawn edges of the quiet position.
+    undrawn: u8,
+    probe: Probe,
+}
+
 enum Capture {
     None,
     Free(u8),
@@ -81,6 +105,8 @@ pub struct Solver {
     memo: LoonyMemo,
     /// The key of the next quiet child, computed by its parent (see `search_quiet`).
     pending: Option<Probe>,
+    /// `pending` is the key of the quiet position after this node's forced captures.
+    pending_after_captures: bool,
     pub nodes: u64,
     stop: Option<StopToken>,
     deadline: Option<Instant>,
@@ -146,6 +172,7 @@ impl Solver {
             tt,
             memo: LoonyMemo::default(),
             pending: None,
+            pending_after_captures: false,
             nodes: 0,
             stop: None,
             deadline: None,
@@ -298,6 +325,7 @@ impl Solver {
     pub fn search(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
         self.nodes += 1;
         let pending = self.pending.take();
+        let after_captures = std::mem::take(&mut self.pending_after_captures);
         if self.check_stop() {
             return 0;
         }
@@ -316,7 +344,9 @@ impl Solver {
         };
         let (a, b) = (alpha - gained, beta - gained);
         let v = match cap {
-            Capture::None => self.search_quiet(a, b, depth, pending.filter(|_| n == 0)),
+            Capture::None => {
+                self.search_quiet(a, b, depth, pending.filter(|_| (n > 0) == after_captures))
+            }
             Capture::Decision(take, _) => self.decision(take, b, depth),
             // Several offers: taking from each in turn ends in a decision, worth >= 0.
             Capture::Multi(..) if b <= 0 => 0,
@@ -531,6 +561,53 @@ impl Solver {
         (skip, bounded)
     }
 
+    /// Plays `m` (which gives a box a third side) and the opponent's forced captures as
+    /// `search` would, notes where they end, and takes them all back.
+    fn sacrifice_outcome(&mut self, m: u8) -> Outcome {
+        let mut path = [0u8; 64];
+        let mut n = 0;
+        let mut captured = 0;
+        self.apply(m);
+        let cap = loop {
+            match self.find_capture() {
+                Capture::Free(e) => {
+                    captured += self.apply(e);
+                    path[n] = e;
+                    n += 1;
+                }
+                other => break other,
+            }
+        };
+        let mut kind = match cap {
+            Capture::None => OutcomeKind::Quiet,
+            Capture::Decision(..) => OutcomeKind::Offer,
+            _ => OutcomeKind::Other,
+        };
+        let mut probe = Probe::default();
+        if kind == OutcomeKind::Quiet {
+            // `search_quiet` answers these two without the table.
+            if self.drawn == self.full {
+                kind = OutcomeKind::Exact(0);
+            } else if self.by_sides[0] | self.by_sides[1] == 0 {
+                kind = OutcomeKind::Exact(self.simple_value());
+            } else {
+                probe = self.key_of(self.drawn);
+            }
+        }
+        let undrawn = (self.full & !self.drawn).count_ones() as u8;
+        for &e in path[..n].iter().rev() {
+            self.undo(e);
+        }
+        self.undo(m);
+        Outcome {
+            mv: m,
+            kind,
+            captured: captured as u8,
+            undrawn,
+            probe,
+        }
+    }
+
     /// The table address of the drawn set `drawn`.
     #[inline]
     fn key_of(&self, drawn: u128) -> Probe {
@@ -707,10 +784,15 @@ impl Solver {
                     break 'moves;
                 }
             }
-            // Moves that give a box a third side, without the dominated ones.
+            // Moves that give a box a third side, without the dominated ones. The replies
+            // to each are forced up to a quiet position or a loony offer: find those first,
+            // prefetch their buckets, and let the table or the offer's bound decide a move
+            // without a search, as for the safe moves.
             let mut loony = [0i8; 128];
             let (dominated, bounded) = self.dominated_sacrifices(&mut loony);
             let risky = unsafe_edges & !dominated;
+            let mut outcomes = [const { MaybeUninit::<Outcome>::uninit() }; 128];
+            let mut k = 0;
             for i in 0..self.order.len() {
                 let m = self.order[i];
                 if risky >> m & 1 == 0 || m == hint || self.twins[m as usize] & undrawn != 0 {
@@ -723,7 +805,67 @@ impl Solver {
                         continue;
                     }
                 }
-                let cut = self.try_move(m, alpha, beta, child_depth, &mut best);
+                let o = self.sacrifice_outcome(m);
+                if o.kind == OutcomeKind::Quiet {
+                    self.tt.prefetch(&o.probe.addr);
+                }
+                outcomes[k].write(o);
+                k += 1;
+            }
+            // SAFETY (both reads below): entries 0..k were written above.
+            let outcome = |i: usize| unsafe { outcomes[i].assume_init() };
+            let mut closed = 0u128;
+            for i in 0..k {
+                let o = outcome(i);
+                let c = o.captured as i32;
+                let (lo, hi) = match o.kind {
+                    OutcomeKind::Other => continue,
+                    // The offer is worth >= 0 to its receiver, on top of what it took.
+                    OutcomeKind::Offer => (i32::MIN, -c),
+                    OutcomeKind::Exact(v) => (-c - v, -c - v),
+                    OutcomeKind::Quiet => {
+                        let Some(en) = self.tt.get(&o.probe.addr) else {
+                            continue;
+                        };
+                        if en.depth < child_depth {
+                            continue;
+                        }
+                        let horizon = en.depth != EXACT && (en.depth as u32) < o.undrawn as u32;
+                        self.hit_horizon |= horizon;
+                        let lo = if en.upper < 127 {
+                            -c - en.upper
+                        } else {
+                            i32::MIN
+                        };
+                        let hi = if en.lower > -127 {
+                            -c - en.lower
+                        } else {
+                            i32::MAX
+                        };
+                        (lo, hi)
+                    }
+                };
+                if lo > best.0 {
+                    best = (lo, o.mv);
+                    if best.0 >= beta {
+                        break 'moves;
+                    }
+                }
+                if hi <= alpha.max(best.0) {
+                    closed |= 1 << i;
+                    skipped_upper = skipped_upper.max(hi);
+                }
+            }
+            for i in 0..k {
+                if closed >> i & 1 != 0 {
+                    continue;
+                }
+                let o = outcome(i);
+                if o.kind == OutcomeKind::Quiet {
+                    self.pending = Some(o.probe);
+                    self.pending_after_captures = true;
+                }
+                let cut = self.try_move(o.mv, alpha, beta, child_depth, &mut best);
                 if self.stopped {
                     return 0;
                 }
