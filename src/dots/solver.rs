@@ -60,24 +60,34 @@ struct Probe {
 enum OutcomeKind {
     /// A quiet position, the opponent still to move.
     Quiet,
-    /// A loony offer to the opponent.
+    /// A loony offer to the opponent whose boxes, once taken, leave a quiet position P.
     Offer,
+    /// A loony offer after which more is to take.
+    OfferElsewhere,
     /// Offers in several places.
     Other,
-    /// A quiet position of this value for the opponent, known without a search.
-    Exact(i32),
 }
 
 #[derive(Clone, Copy)]
 struct Outcome {
     mv: u8,
     kind: OutcomeKind,
-    /// Boxes the opponent takes on the way.
+    /// Boxes the opponent takes before any offer.
     captured: u8,
+    /// Boxes at stake in the offer.
+    stake: u8,
+    /// An odd number of boxes is left at the offer (so it is worth >= 1 exactly).
+    odd_offer: bool,
+    /// The value of the quiet position (for its player to move), when known without
+    /// the table.
+    exact: Option<i32>,
     /// Undrawn edges of the quiet position.
     undrawn: u8,
     probe: Probe,
 }
+
+/// Strokes `decision` takes at most before it searches.
+const DECISION_PATH: usize = 8;
 
 enum Capture {
     None,
@@ -402,7 +412,7 @@ impl Solver {
         if depth == EXACT && beta == 1 && self.remaining() % 2 == 1 {
             return 1;
         }
-        let mut path = [0u8; 8];
+        let mut path = [0u8; DECISION_PATH];
         let mut k = 0;
         let mut c = 0;
         let mut e = take;
@@ -562,7 +572,8 @@ impl Solver {
     }
 
     /// Plays `m` (which gives a box a third side) and the opponent's forced captures as
-    /// `search` would, notes where they end, and takes them all back.
+    /// `search` would, and on an offer the boxes `decision` takes before its search; notes
+    /// where they end, and takes them all back.
     fn sacrifice_outcome(&mut self, m: u8) -> Outcome {
         let mut path = [0u8; 64];
         let mut n = 0;
@@ -578,18 +589,39 @@ impl Solver {
                 other => break other,
             }
         };
-        let mut kind = match cap {
+        let odd_offer = self.remaining() % 2 == 1;
+        let mut stake = 0;
+        let kind = match cap {
             Capture::None => OutcomeKind::Quiet,
-            Capture::Decision(..) => OutcomeKind::Offer,
+            Capture::Decision(take, _) => {
+                let first = n;
+                let mut e = take;
+                let quiet = loop {
+                    stake += self.apply(e);
+                    path[n] = e;
+                    n += 1;
+                    match self.find_capture() {
+                        Capture::Free(x) if n - first < DECISION_PATH => e = x,
+                        Capture::None => break true,
+                        _ => break false,
+                    }
+                };
+                if quiet {
+                    OutcomeKind::Offer
+                } else {
+                    OutcomeKind::OfferElsewhere
+                }
+            }
             _ => OutcomeKind::Other,
         };
         let mut probe = Probe::default();
-        if kind == OutcomeKind::Quiet {
+        let mut exact = None;
+        if matches!(kind, OutcomeKind::Quiet | OutcomeKind::Offer) {
             // `search_quiet` answers these two without the table.
             if self.drawn == self.full {
-                kind = OutcomeKind::Exact(0);
+                exact = Some(0);
             } else if self.by_sides[0] | self.by_sides[1] == 0 {
-                kind = OutcomeKind::Exact(self.simple_value());
+                exact = Some(self.simple_value());
             } else {
                 probe = self.key_of(self.drawn);
             }
@@ -603,6 +635,9 @@ impl Solver {
             mv: m,
             kind,
             captured: captured as u8,
+            stake: stake as u8,
+            odd_offer,
+            exact,
             undrawn,
             probe,
         }
@@ -806,7 +841,7 @@ impl Solver {
                     }
                 }
                 let o = self.sacrifice_outcome(m);
-                if o.kind == OutcomeKind::Quiet {
+                if o.exact.is_none() && matches!(o.kind, OutcomeKind::Quiet | OutcomeKind::Offer) {
                     self.tt.prefetch(&o.probe.addr);
                 }
                 outcomes[k].write(o);
@@ -817,35 +852,50 @@ impl Solver {
             let mut closed = 0u128;
             for i in 0..k {
                 let o = outcome(i);
-                let c = o.captured as i32;
-                let (lo, hi) = match o.kind {
-                    OutcomeKind::Other => continue,
-                    // The offer is worth >= 0 to its receiver, on top of what it took.
-                    OutcomeKind::Offer => (i32::MIN, -c),
-                    OutcomeKind::Exact(v) => (-c - v, -c - v),
-                    OutcomeKind::Quiet => {
-                        let Some(en) = self.tt.get(&o.probe.addr) else {
-                            continue;
-                        };
-                        if en.depth < child_depth {
-                            continue;
+                if o.kind == OutcomeKind::Other {
+                    continue;
+                }
+                // Bounds on the value of the quiet position reached, for its player to move.
+                let (mut vl, mut vu) = (i32::MIN / 2, i32::MAX / 2);
+                if let Some(v) = o.exact {
+                    (vl, vu) = (v, v);
+                } else if o.kind != OutcomeKind::OfferElsewhere {
+                    if let Some(en) = self.tt.get(&o.probe.addr) {
+                        if en.depth >= child_depth {
+                            let horizon = en.depth != EXACT && (en.depth as u32) < o.undrawn as u32;
+                            self.hit_horizon |= horizon;
+                            if en.lower > -127 {
+                                vl = en.lower;
+                            }
+                            if en.upper < 127 {
+                                vu = en.upper;
+                            }
                         }
-                        let horizon = en.depth != EXACT && (en.depth as u32) < o.undrawn as u32;
-                        self.hit_horizon |= horizon;
-                        let lo = if en.upper < 127 {
-                            -c - en.upper
-                        } else {
-                            i32::MIN
-                        };
-                        let hi = if en.lower > -127 {
-                            -c - en.lower
-                        } else {
-                            i32::MAX
-                        };
-                        (lo, hi)
                     }
+                }
+                let c = o.captured as i32;
+                // The opponent's gain beyond `c`: V itself, or an offer's |stake + V|.
+                let (gl, gu) = if o.kind == OutcomeKind::Quiet {
+                    (vl, vu)
+                } else {
+                    let st = o.stake as i32;
+                    let (a, b) = (st + vl, st + vu);
+                    let lo = if a > 0 {
+                        a
+                    } else if b < 0 {
+                        -b
+                    } else {
+                        0
+                    };
+                    let lo = if o.odd_offer && depth == EXACT {
+                        lo.max(1)
+                    } else {
+                        lo
+                    };
+                    (lo, a.abs().max(b.abs()))
                 };
-                if lo > best.0 {
+                let (lo, hi) = (-c - gu, -c - gl);
+                if gu < i32::MAX / 4 && lo > best.0 {
                     best = (lo, o.mv);
                     if best.0 >= beta {
                         break 'moves;
@@ -861,7 +911,7 @@ impl Solver {
                     continue;
                 }
                 let o = outcome(i);
-                if o.kind == OutcomeKind::Quiet {
+                if o.kind == OutcomeKind::Quiet && o.exact.is_none() {
                     self.pending = Some(o.probe);
                     self.pending_after_captures = true;
                 }
