@@ -249,3 +249,34 @@ fn kept_table_never_passes_a_horizon_off_as_exact() {
         assert!(claims > 200, "{c}x{r}: only {claims} exact claims");
     }
 }
+
+/// Null-window questions at every threshold, asked of one solver whose table keeps the
+/// bounds of the earlier questions (as MTD(f) and the split tasks ask them): the cutoffs
+/// that read stored bounds of the positions after a sacrifice and its forced replies, or
+/// after a loony offer's boxes are taken, must answer each like plain minimax.
+#[test]
+fn null_windows_with_a_kept_table_match_plain_minimax() {
+    let mut rng = SmallRng::seed_from_u64(53);
+    for (c, r, count, min_drawn) in [(3, 3, 60, 6), (2, 5, 60, 8), (2, 3, 150, 0)] {
+        let mut memo = HashMap::new();
+        let empty = Board::new(c, r).unwrap();
+        for _ in 0..count {
+            let mut b = random_position(&empty, &mut rng, min_drawn);
+            let want = brute(&mut b, &mut memo);
+            let mut s = Solver::new(&b, 12).unwrap();
+            let rem = s.remaining();
+            // Both directions, so each question meets bounds the other side stored.
+            let mut ts: Vec<i32> = (-rem..=rem + 1).collect();
+            ts.shuffle(&mut rng);
+            for t in ts {
+                let v = s.search(t - 1, t, EXACT);
+                assert_eq!(
+                    v >= t,
+                    want >= t,
+                    "{c}x{r} {:b} threshold {t}: got {v}, value {want}",
+                    b.drawn().lo
+                );
+            }
+        }
+    }
+}
