@@ -16,11 +16,23 @@
 //! a node computes the keys of all its safe children at once, prefetches their buckets
 //! and reads any stored bound before searching one (enhanced transposition cutoffs), and
 //! the child reuses the key; the table (`table.rs`) packs an entry in 8 bytes and asks for
-//! 2 MB pages. Tried and dropped (more nodes): a history heuristic over the centre-out
+//! 2 MB pages. Sacrifices (moves that give a box a third side) get the same treatment: the
+//! opponent's replies are forced up to a quiet position, or through a loony offer's boxes
+//! to the position `decision` would search, so a node plays each out (`sacrifice_outcome`),
+//! prefetches where it ends, and lets stored bounds, an exact simple endgame, or the
+//! offer's floor (`>= 0`, `>= 1` with an odd number of boxes left) decide the move. A
+//! profile before this (4x4, 2026-12-03) put half the solver's time on two loads: the
+//! prefetches of the safe children (the line-fill buffers were full) and the first table
+//! read of positions reached through sacrifices, which no parent had prefetched (63% of
+//! the quiet nodes of a 3x4 solve, 80% of them answered by the table). Tried and dropped (more nodes): a history heuristic over the centre-out
 //! order (2.6x the nodes), ordering safe moves by whether they touch a one-sided box,
 //! returning the boxes-left bound before the table probe, 8- or 2-entry buckets, and
 //! (2026-12-02) ordering safe moves by the horizon evaluation of each child near the root
 //! (3x4: 2.4x the nodes with it on from 24 undrawn edges, worse the deeper it reaches).
+//! 2026-12-03: a killer move per number of undrawn edges tried first among the safe moves
+//! (3x4 1.94M -> 1.89M nodes, but 3x3 56k -> 73k and 2x4 21k -> 30k), and safe moves that
+//! leave an even (or odd) number of safe edges first, a long-chain parity guess (3x4 2.87M
+//! and 2.78M nodes against 1.94M): the centre-out order is hard to beat.
 //!
 //! Measured (`quartet bench dots`, one thread, 2026-12-01, a 2-core machine at load 3-4):
 //! 3x4 3.55M nodes, 1.0 s CPU (5.66M, 1.6 s before the prefetching cutoffs); 4x4 value 0:
@@ -33,6 +45,13 @@
 //! 2026-12-02 (later), with both bounds in each table entry, back to back at load 3-4:
 //! 3x4 1.94M nodes; 3x5 233M nodes, 96.1 s (331M, 128.8 s before); 4x4 191M, 77.3 s (249M,
 //! 92.4 s before).
+//! 2026-12-03, with the sacrifice cutoffs (user CPU seconds, back to back against the
+//! previous binary, load 9-14 on the 2 cores: the CPU seconds are inflated by the memory
+//! traffic of the other jobs): 3x4 1.11M nodes (1.94M before), 0.50-0.55 s (0.54-0.58 s);
+//! 3x5 121M nodes (233M), 88.0 s and 94.5 s (101.3 s and 110.0 s); 4x4 99.2M nodes (191M), 66.9 s and 81.5 s at
+//! load 9 and 13 (84.2 s and 99.9 s). The nodes halve but each costs about 50% more CPU
+//! (the play-outs of every sacrifice at every node that reaches them): the time gains
+//! 13-20%, not the 25% asked for.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
