@@ -16,11 +16,23 @@
 //! a node computes the keys of all its safe children at once, prefetches their buckets
 //! and reads any stored bound before searching one (enhanced transposition cutoffs), and
 //! the child reuses the key; the table (`table.rs`) packs an entry in 8 bytes and asks for
-//! 2 MB pages. Tried and dropped (more nodes): a history heuristic over the centre-out
+//! 2 MB pages. Sacrifices (moves that give a box a third side) get the same treatment: the
+//! opponent's replies are forced up to a quiet position, or through a loony offer's boxes
+//! to the position `decision` would search, so a node plays each out (`sacrifice_outcome`),
+//! prefetches where it ends, and lets stored bounds, an exact simple endgame, or the
+//! offer's floor (`>= 0`, `>= 1` with an odd number of boxes left) decide the move. A
+//! profile before this (4x4, 2026-12-03) put half the solver's time on two loads: the
+//! prefetches of the safe children (the line-fill buffers were full) and the first table
+//! read of positions reached through sacrifices, which no parent had prefetched (63% of
+//! the quiet nodes of a 3x4 solve, 80% of them answered by the table). Tried and dropped (more nodes): a history heuristic over the centre-out
 //! order (2.6x the nodes), ordering safe moves by whether they touch a one-sided box,
 //! returning the boxes-left bound before the table probe, 8- or 2-entry buckets, and
 //! (2026-12-02) ordering safe moves by the horizon evaluation of each child near the root
 //! (3x4: 2.4x the nodes with it on from 24 undrawn edges, worse the deeper it reaches).
+//! 2026-12-03: a killer move per number of undrawn edges tried first among the safe moves
+//! (3x4 1.94M -> 1.89M nodes, but 3x3 56k -> 73k and 2x4 21k -> 30k), and safe moves that
+//! leave an even (or odd) number of safe edges first, a long-chain parity guess (3x4 2.87M
+//! and 2.78M nodes against 1.94M): the centre-out order is hard to beat.
 //!
 //! Measured (`quartet bench dots`, one thread, 2026-12-01, a 2-core machine at load 3-4):
 //! 3x4 3.55M nodes, 1.0 s CPU (5.66M, 1.6 s before the prefetching cutoffs); 4x4 value 0:
@@ -33,6 +45,13 @@
 //! 2026-12-02 (later), with both bounds in each table entry, back to back at load 3-4:
 //! 3x4 1.94M nodes; 3x5 233M nodes, 96.1 s (331M, 128.8 s before); 4x4 191M, 77.3 s (249M,
 //! 92.4 s before).
+//! 2026-12-03, with the sacrifice cutoffs (user CPU seconds, back to back against the
+//! previous binary, load 9-14 on the 2 cores: the CPU seconds are inflated by the memory
+//! traffic of the other jobs): 3x4 1.11M nodes (1.94M before), 0.50-0.55 s (0.54-0.58 s);
+//! 3x5 121M nodes (233M), 88.0 s and 94.5 s (101.3 s and 110.0 s); 4x4 99.2M nodes (191M), 66.9 s and 81.5 s at
+//! load 9 and 13 (84.2 s and 99.9 s). The nodes halve but each costs about 50% more CPU
+//! (the play-outs of every sacrifice at every node that reaches them): the time gains
+//! 13-20%, not the 25% asked for.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
@@ -54,6 +73,40 @@ struct Probe {
     addr: Address,
     sym: usize,
 }
+
+/// Where the forced replies to a move that gives a box a third side lead.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OutcomeKind {
+    /// A quiet position, the opponent still to move.
+    Quiet,
+    /// A loony offer to the opponent whose boxes, once taken, leave a quiet position P.
+    Offer,
+    /// A loony offer after which more is to take.
+    OfferElsewhere,
+    /// Offers in several places.
+    Other,
+}
+
+#[derive(Clone, Copy)]
+struct Outcome {
+    mv: u8,
+    kind: OutcomeKind,
+    /// Boxes the opponent takes before any offer.
+    captured: u8,
+    /// Boxes at stake in the offer.
+    stake: u8,
+    /// An odd number of boxes is left at the offer (so it is worth >= 1 exactly).
+    odd_offer: bool,
+    /// The value of the quiet position (for its player to move), when known without
+    /// the table.
+    exact: Option<i32>,
+    /// Undrawn edges of the quiet position.
+    undrawn: u8,
+    probe: Probe,
+}
+
+/// Strokes `decision` takes at most before it searches.
+const DECISION_PATH: usize = 8;
 
 enum Capture {
     None,
@@ -81,6 +134,8 @@ pub struct Solver {
     memo: LoonyMemo,
     /// The key of the next quiet child, computed by its parent (see `search_quiet`).
     pending: Option<Probe>,
+    /// `pending` is the key of the quiet position after this node's forced captures.
+    pending_after_captures: bool,
     pub nodes: u64,
     stop: Option<StopToken>,
     deadline: Option<Instant>,
@@ -146,6 +201,7 @@ impl Solver {
             tt,
             memo: LoonyMemo::default(),
             pending: None,
+            pending_after_captures: false,
             nodes: 0,
             stop: None,
             deadline: None,
@@ -298,6 +354,7 @@ impl Solver {
     pub fn search(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
         self.nodes += 1;
         let pending = self.pending.take();
+        let after_captures = std::mem::take(&mut self.pending_after_captures);
         if self.check_stop() {
             return 0;
         }
@@ -316,7 +373,9 @@ impl Solver {
         };
         let (a, b) = (alpha - gained, beta - gained);
         let v = match cap {
-            Capture::None => self.search_quiet(a, b, depth, pending.filter(|_| n == 0)),
+            Capture::None => {
+                self.search_quiet(a, b, depth, pending.filter(|_| (n > 0) == after_captures))
+            }
             Capture::Decision(take, _) => self.decision(take, b, depth),
             // Several offers: taking from each in turn ends in a decision, worth >= 0.
             Capture::Multi(..) if b <= 0 => 0,
@@ -372,7 +431,7 @@ impl Solver {
         if depth == EXACT && beta == 1 && self.remaining() % 2 == 1 {
             return 1;
         }
-        let mut path = [0u8; 8];
+        let mut path = [0u8; DECISION_PATH];
         let mut k = 0;
         let mut c = 0;
         let mut e = take;
@@ -531,6 +590,78 @@ impl Solver {
         (skip, bounded)
     }
 
+    /// Plays `m` (which gives a box a third side) and the opponent's forced captures as
+    /// `search` would, and on an offer the boxes `decision` takes before its search; notes
+    /// where they end, and takes them all back.
+    fn sacrifice_outcome(&mut self, m: u8) -> Outcome {
+        let mut path = [0u8; 64];
+        let mut n = 0;
+        let mut captured = 0;
+        self.apply(m);
+        let cap = loop {
+            match self.find_capture() {
+                Capture::Free(e) => {
+                    captured += self.apply(e);
+                    path[n] = e;
+                    n += 1;
+                }
+                other => break other,
+            }
+        };
+        let odd_offer = self.remaining() % 2 == 1;
+        let mut stake = 0;
+        let kind = match cap {
+            Capture::None => OutcomeKind::Quiet,
+            Capture::Decision(take, _) => {
+                let first = n;
+                let mut e = take;
+                let quiet = loop {
+                    stake += self.apply(e);
+                    path[n] = e;
+                    n += 1;
+                    match self.find_capture() {
+                        Capture::Free(x) if n - first < DECISION_PATH => e = x,
+                        Capture::None => break true,
+                        _ => break false,
+                    }
+                };
+                if quiet {
+                    OutcomeKind::Offer
+                } else {
+                    OutcomeKind::OfferElsewhere
+                }
+            }
+            _ => OutcomeKind::Other,
+        };
+        let mut probe = Probe::default();
+        let mut exact = None;
+        if matches!(kind, OutcomeKind::Quiet | OutcomeKind::Offer) {
+            // `search_quiet` answers these two without the table.
+            if self.drawn == self.full {
+                exact = Some(0);
+            } else if self.by_sides[0] | self.by_sides[1] == 0 {
+                exact = Some(self.simple_value());
+            } else {
+                probe = self.key_of(self.drawn);
+            }
+        }
+        let undrawn = (self.full & !self.drawn).count_ones() as u8;
+        for &e in path[..n].iter().rev() {
+            self.undo(e);
+        }
+        self.undo(m);
+        Outcome {
+            mv: m,
+            kind,
+            captured: captured as u8,
+            stake: stake as u8,
+            odd_offer,
+            exact,
+            undrawn,
+            probe,
+        }
+    }
+
     /// The table address of the drawn set `drawn`.
     #[inline]
     fn key_of(&self, drawn: u128) -> Probe {
@@ -574,7 +705,24 @@ impl Solver {
             self.hit_horizon = true;
             return self.evaluate();
         }
-        let here = pending.unwrap_or_else(|| self.key_of(self.drawn));
+        // The images of this position give its own key and its children's.
+        let mut images = [0u64; 8];
+        let mut have_images = false;
+        let here = match pending {
+            Some(p) => p,
+            None => {
+                have_images = self.sym.images(self.drawn, &mut images);
+                if have_images {
+                    let (key, sym) = Symmetries::least(&images, self.sym.count());
+                    Probe {
+                        addr: self.tt.address(key),
+                        sym,
+                    }
+                } else {
+                    self.key_of(self.drawn)
+                }
+            }
+        };
         let mut hint = u8::MAX;
         if let Some(entry) = self.tt.get(&here.addr) {
             if entry.depth >= depth {
@@ -634,21 +782,17 @@ impl Solver {
             // Uninitialised: zeroing 3 KB per node showed in profiles.
             let mut probes = [const { MaybeUninit::<Probe>::uninit() }; 128];
             let mut k = 0;
-            let mut images = [0u64; 8];
-            let narrow = self.sym.images(self.drawn, &mut images);
+            let narrow = have_images || self.sym.images(self.drawn, &mut images);
             for &m in &self.order {
                 if safe >> m & 1 != 0 && m != hint && self.twins[m as usize] & undrawn == 0 {
-                    let quick = if narrow {
-                        self.sym.child_key(&images, m as usize)
-                    } else {
-                        None
-                    };
-                    let p = match quick {
-                        Some((key, sym)) => Probe {
+                    let p = if narrow {
+                        let (key, sym) = self.sym.child_key(&images, self.drawn, m as usize);
+                        Probe {
                             addr: self.tt.address(key),
                             sym,
-                        },
-                        None => self.key_of(self.drawn | 1 << m),
+                        }
+                    } else {
+                        self.key_of(self.drawn | 1 << m)
                     };
                     self.tt.prefetch(&p.addr);
                     moves[k] = m;
@@ -694,10 +838,15 @@ impl Solver {
                     break 'moves;
                 }
             }
-            // Moves that give a box a third side, without the dominated ones.
+            // Moves that give a box a third side, without the dominated ones. The replies
+            // to each are forced up to a quiet position or a loony offer: find those first,
+            // prefetch their buckets, and let the table or the offer's bound decide a move
+            // without a search, as for the safe moves.
             let mut loony = [0i8; 128];
             let (dominated, bounded) = self.dominated_sacrifices(&mut loony);
             let risky = unsafe_edges & !dominated;
+            let mut outcomes = [const { MaybeUninit::<Outcome>::uninit() }; 128];
+            let mut k = 0;
             for i in 0..self.order.len() {
                 let m = self.order[i];
                 if risky >> m & 1 == 0 || m == hint || self.twins[m as usize] & undrawn != 0 {
@@ -710,7 +859,82 @@ impl Solver {
                         continue;
                     }
                 }
-                let cut = self.try_move(m, alpha, beta, child_depth, &mut best);
+                let o = self.sacrifice_outcome(m);
+                if o.exact.is_none() && matches!(o.kind, OutcomeKind::Quiet | OutcomeKind::Offer) {
+                    self.tt.prefetch(&o.probe.addr);
+                }
+                outcomes[k].write(o);
+                k += 1;
+            }
+            // SAFETY (both reads below): entries 0..k were written above.
+            let outcome = |i: usize| unsafe { outcomes[i].assume_init() };
+            let mut closed = 0u128;
+            for i in 0..k {
+                let o = outcome(i);
+                if o.kind == OutcomeKind::Other {
+                    continue;
+                }
+                // Bounds on the value of the quiet position reached, for its player to move.
+                let (mut vl, mut vu) = (i32::MIN / 2, i32::MAX / 2);
+                if let Some(v) = o.exact {
+                    (vl, vu) = (v, v);
+                } else if o.kind != OutcomeKind::OfferElsewhere {
+                    if let Some(en) = self.tt.get(&o.probe.addr) {
+                        if en.depth >= child_depth {
+                            let horizon = en.depth != EXACT && (en.depth as u32) < o.undrawn as u32;
+                            self.hit_horizon |= horizon;
+                            if en.lower > -127 {
+                                vl = en.lower;
+                            }
+                            if en.upper < 127 {
+                                vu = en.upper;
+                            }
+                        }
+                    }
+                }
+                let c = o.captured as i32;
+                // The opponent's gain beyond `c`: V itself, or an offer's |stake + V|.
+                let (gl, gu) = if o.kind == OutcomeKind::Quiet {
+                    (vl, vu)
+                } else {
+                    let st = o.stake as i32;
+                    let (a, b) = (st + vl, st + vu);
+                    let lo = if a > 0 {
+                        a
+                    } else if b < 0 {
+                        -b
+                    } else {
+                        0
+                    };
+                    let lo = if o.odd_offer && depth == EXACT {
+                        lo.max(1)
+                    } else {
+                        lo
+                    };
+                    (lo, a.abs().max(b.abs()))
+                };
+                let (lo, hi) = (-c - gu, -c - gl);
+                if gu < i32::MAX / 4 && lo > best.0 {
+                    best = (lo, o.mv);
+                    if best.0 >= beta {
+                        break 'moves;
+                    }
+                }
+                if hi <= alpha.max(best.0) {
+                    closed |= 1 << i;
+                    skipped_upper = skipped_upper.max(hi);
+                }
+            }
+            for i in 0..k {
+                if closed >> i & 1 != 0 {
+                    continue;
+                }
+                let o = outcome(i);
+                if o.kind == OutcomeKind::Quiet && o.exact.is_none() {
+                    self.pending = Some(o.probe);
+                    self.pending_after_captures = true;
+                }
+                let cut = self.try_move(o.mv, alpha, beta, child_depth, &mut best);
                 if self.stopped {
                     return 0;
                 }

@@ -249,3 +249,57 @@ fn kept_table_never_passes_a_horizon_off_as_exact() {
         assert!(claims > 200, "{c}x{r}: only {claims} exact claims");
     }
 }
+
+/// Null-window questions at every threshold, of the position and of every move from it,
+/// asked of one solver whose table keeps the
+/// bounds of the earlier questions (as MTD(f) and the split tasks ask them): the cutoffs
+/// that read stored bounds of the positions after a sacrifice and its forced replies, or
+/// after a loony offer's boxes are taken, must answer each like plain minimax.
+#[test]
+fn null_windows_with_a_kept_table_match_plain_minimax() {
+    let mut rng = SmallRng::seed_from_u64(53);
+    for (c, r, count, min_drawn) in [
+        (3, 3, 60, 6),
+        (2, 5, 60, 8),
+        (5, 2, 40, 10),
+        (1, 6, 40, 0),
+        (2, 3, 150, 0),
+    ] {
+        let mut memo = HashMap::new();
+        let empty = Board::new(c, r).unwrap();
+        for _ in 0..count {
+            let mut b = random_position(&empty, &mut rng, min_drawn);
+            let want = brute(&mut b, &mut memo);
+            let mut s = Solver::new(&b, 12).unwrap();
+            let rem = s.remaining();
+            // Both directions, so each question meets bounds the other side stored.
+            let mut ts: Vec<i32> = (-rem..=rem + 1).collect();
+            ts.shuffle(&mut rng);
+            let moves: Vec<(usize, i32)> = b
+                .legal_edges()
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|m| (m, brute_after(&mut b, m, &mut memo)))
+                .collect();
+            for t in ts {
+                let v = s.search(t - 1, t, EXACT);
+                assert_eq!(
+                    v >= t,
+                    want >= t,
+                    "{c}x{r} {:b} threshold {t}: got {v}, value {want}",
+                    b.drawn().lo
+                );
+                for &(m, want) in &moves {
+                    let v = s.move_value(m as u8, t - 1, t, EXACT);
+                    assert_eq!(
+                        v >= t,
+                        want >= t,
+                        "{c}x{r} {:b} move {} threshold {t}: got {v}, value {want}",
+                        b.drawn().lo,
+                        b.edge_name(m)
+                    );
+                }
+            }
+        }
+    }
+}

@@ -25,9 +25,13 @@ pub struct Symmetries {
     /// For each box with two or more ground edges: the mask of those edges, and the
     /// canonical pattern for each count drawn (the lowest `k` of them).
     groups: Vec<(u128, [u128; 5])>,
-    /// Union of the group masks: the edges whose addition needs normalising again.
-    grouped_edges: u128,
+    /// Each group's edges in increasing order.
+    group_edges: Vec<[u8; 4]>,
+    /// For each edge, its group's index in `groups`, or `NO_GROUP`.
+    group_of: Vec<u8>,
 }
+
+const NO_GROUP: u8 = u8::MAX;
 
 /// Symmetry `sym` of a board with `c`x`r` boxes applied to dot (x, y): 0-3 are the
 /// reflections of D2, 4-7 the transposing ones that exist only when `c == r`.
@@ -123,6 +127,8 @@ impl Symmetries {
             })
             .collect();
         let mut groups = Vec::new();
+        let mut group_edges = Vec::new();
+        let mut group_of = vec![NO_GROUP; n];
         for b in 0..geo.n_boxes() {
             let ground: Vec<u8> = geo
                 .box_edges(b)
@@ -137,6 +143,12 @@ impl Symmetries {
                 for (k, p) in patterns.iter_mut().enumerate().take(sorted.len() + 1) {
                     *p = sorted[..k].iter().fold(0u128, |m, &e| m | 1 << e);
                 }
+                let mut edges = [0u8; 4];
+                for (i, &e) in sorted.iter().enumerate() {
+                    edges[i] = e;
+                    group_of[e as usize] = groups.len() as u8;
+                }
+                group_edges.push(edges);
                 groups.push((mask, patterns));
             }
         }
@@ -162,8 +174,9 @@ impl Symmetries {
             narrow,
             perms,
             inverse,
-            grouped_edges: groups.iter().fold(0, |m, g| m | g.0),
             groups,
+            group_edges,
+            group_of,
         }
     }
 
@@ -185,13 +198,19 @@ impl Symmetries {
         true
     }
 
-    /// `canonical(drawn | 1 << e)` from `images` of `drawn`, when `e` is in no corner
-    /// group: then normalising commutes with adding `e`, and an image is one OR away.
+    /// `canonical(drawn | 1 << e)` from `images` of `drawn` (undrawn `e`): an image is one
+    /// OR away. For an edge outside the corner groups, normalising commutes with adding
+    /// it; for a corner edge, the normalised child has the group's next lowest edge drawn
+    /// instead, and the tables send that edge to its image's normalised place.
     #[inline]
-    pub fn child_key(&self, images: &[u64; 8], e: usize) -> Option<(u128, usize)> {
-        if self.grouped_edges >> e & 1 != 0 {
-            return None;
-        }
+    pub fn child_key(&self, images: &[u64; 8], drawn: u128, e: usize) -> (u128, usize) {
+        let e = match self.group_of[e] {
+            NO_GROUP => e,
+            g => {
+                let (mask, _) = self.groups[g as usize];
+                self.group_edges[g as usize][(drawn & mask).count_ones() as usize] as usize
+            }
+        };
         let mut best = (u64::MAX, 0);
         for (s, t) in self.narrow.iter().enumerate() {
             let k = images[s] | t[e / 8][1 << (e % 8)];
@@ -199,7 +218,19 @@ impl Symmetries {
                 best = (k, s);
             }
         }
-        Some((best.0 as u128, best.1))
+        (best.0 as u128, best.1)
+    }
+
+    /// The least of the first `count` images and its symmetry: the canonical key.
+    #[inline]
+    pub fn least(images: &[u64; 8], count: usize) -> (u128, usize) {
+        let mut best = (u64::MAX, 0);
+        for (s, &k) in images[..count].iter().enumerate() {
+            if k < best.0 {
+                best = (k, s);
+            }
+        }
+        (best.0 as u128, best.1)
     }
 
     pub fn count(&self) -> usize {
@@ -299,14 +330,14 @@ mod tests {
                 let x: u128 = rng.gen::<u128>() & rng.gen::<u128>() & ((1u128 << n) - 1);
                 let mut images = [0u64; 8];
                 assert!(s.images(x, &mut images));
+                assert_eq!(Symmetries::least(&images, s.count()), s.canonical(x));
                 for e in (0..n).filter(|&e| x >> e & 1 == 0) {
-                    if let Some(k) = s.child_key(&images, e) {
-                        assert_eq!(k.0, s.canonical(x | 1 << e).0, "{c}x{r} {x:b} + {e}");
-                        tried += 1;
-                    }
+                    let k = s.child_key(&images, x, e);
+                    assert_eq!(k.0, s.canonical(x | 1 << e).0, "{c}x{r} {x:b} + {e}");
+                    tried += (s.group_of[e] != NO_GROUP) as usize;
                 }
             }
-            assert!(tried > 100, "{c}x{r}");
+            assert!(tried > 100, "{c}x{r}: corner edges tried {tried}");
         }
         let g = Geometry::new(6, 5).unwrap();
         assert!(!Symmetries::new(&g).images(0, &mut [0; 8]));
