@@ -18,10 +18,6 @@ const PROB_TWO_LIBS: f64 = 0.9;
 const PROB_PATTERN: f64 = 0.95;
 const PROB_HEURISTIC_SELF_ATARI_REJECT: f64 = 0.9;
 const PROB_RANDOM_SELF_ATARI_REJECT: f64 = 0.5;
-/// A random self-atari of two or more stones is almost never a nakade or a throw-in; it
-/// mostly fills its own string's last outside liberty, which turns capturing races the
-/// wrong way in the playouts.
-const PROB_RANDOM_BIG_SELF_ATARI_REJECT: f64 = 0.95;
 
 /// Which colour first played each point during one simulation (0 none, 1 black, 2 white),
 /// the "all moves as first" record RAVE learns from.
@@ -57,13 +53,6 @@ impl Default for Amaf {
 /// Whether playing `c` at empty `p` leaves the new string with a single liberty (and captures
 /// nothing that would give it more).
 pub fn is_self_atari(b: &Board, c: Color, p: Point) -> bool {
-    self_atari_stones(b, c, p) > 0
-}
-
-/// The stones of the string `c` would make at empty `p` when that string is left with a
-/// single liberty and captures nothing that would give it more; 0 when it is not a
-/// self-atari.
-pub fn self_atari_stones(b: &Board, c: Color, p: Point) -> usize {
     let mut found: [Point; 2] = [0; 2];
     let mut n_found = 0;
     let add = |q: Point, found: &mut [Point; 2], n: &mut usize| -> bool {
@@ -75,64 +64,27 @@ pub fn self_atari_stones(b: &Board, c: Color, p: Point) -> usize {
         }
         *n >= 2
     };
-    let mut heads = [0usize; 4];
-    let mut stones = 1;
-    for (i, n) in b.neighbors(p).into_iter().enumerate() {
+    for n in b.neighbors(p) {
         match b.stone(n) {
-            None if b.is_on_board(n) && add(n, &mut found, &mut n_found) => return 0,
+            None if b.is_on_board(n) && add(n, &mut found, &mut n_found) => return false,
             None if b.is_on_board(n) => {}
             Some(s) if s == c => {
                 if b.libs(n) >= 3 {
-                    return 0;
+                    return false;
                 }
                 if let Some(o) = b.lib_other_than(n, p) {
                     if add(o, &mut found, &mut n_found) {
-                        return 0;
+                        return false;
                     }
-                }
-                let h = b.string_head(n);
-                if !heads[..i].contains(&h) {
-                    heads[i] = h;
-                    stones += b.string_len(n);
                 }
             }
             // A capture frees at least this neighbour.
-            Some(_) if b.libs(n) == 1 => return 0,
+            Some(_) if b.libs(n) == 1 => return false,
             Some(_) => {}
             None => {}
         }
     }
-    stones
-}
-
-/// Whether the self-atari of `c` at `p` (three to six stones with it) fills a killing
-/// shape: once the opponent captures it, the space left has a vital point, and the eye
-/// poke after captures plays it. Such sacrifices kill groups with one eye space.
-fn is_nakade(b: &Board, c: Color, p: Point) -> bool {
-    let mut space = [0usize; 6];
-    space[0] = p;
-    let mut n = 1;
-    for q in b.neighbors(p) {
-        if b.stone(q) != Some(c) || space[..n].contains(&q) {
-            continue;
-        }
-        let mut fits = true;
-        b.for_each_stone(q, |s| {
-            if space[..n].contains(&s) {
-                return;
-            }
-            if n < space.len() {
-                space[n] = s;
-                n += 1;
-            } else {
-                fits = false;
-            }
-        });
-        if !fits {
-            return false;
-        }
-    }
-    tactics::vital_point(b, &space[..n]).is_some()
+    true
 }
 
 /// Fills `out` with moves that capture a string in atari next to `last`, or save an own
@@ -278,8 +230,6 @@ fn pick(
 }
 
 /// A uniformly random legal move that does not fill an eye of `c`; pass if there is none.
-/// A self-atari is skipped with probability `reject_self_atari`, or at least
-/// [`PROB_RANDOM_BIG_SELF_ATARI_REJECT`] when it leaves two or more stones in atari.
 #[inline]
 pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, reject_self_atari: f64) -> Move {
     let empties = b.empty_points();
@@ -297,16 +247,8 @@ pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, reject_self_atari: f
         if b.is_eye(c, p) || !b.is_legal(c, p) {
             continue;
         }
-        if reject_self_atari > 0.0 {
-            let reject = match self_atari_stones(b, c, p) {
-                0 => 0.0,
-                1 => reject_self_atari,
-                k if k <= 6 && is_nakade(b, c, p) => reject_self_atari,
-                _ => reject_self_atari.max(PROB_RANDOM_BIG_SELF_ATARI_REJECT),
-            };
-            if reject > 0.0 && rng.gen_bool(reject) {
-                continue;
-            }
+        if reject_self_atari > 0.0 && is_self_atari(b, c, p) && rng.gen_bool(reject_self_atari) {
+            continue;
         }
         return Move::Play(p);
     }
@@ -396,68 +338,6 @@ mod tests {
         let mut b = board(&rows);
         assert!(b.play(Black, Move::Play(b.point(2, 3))));
         b
-    }
-
-    /// Black A3-B3-B2 has the liberties A2 and B1 around white A1: either fills one and
-    /// leaves four stones in atari (capturing nothing, A1 keeps a liberty). Black E3
-    /// between white E4 and D3 is a lone stone with one liberty. White A2 joins A1 in a
-    /// two-stone string with B1 its only liberty.
-    fn self_atari_board() -> Board {
-        board(&[".....", "OOO.O", "XXOO.", ".XO..", "O.O.."])
-    }
-
-    #[test]
-    fn a_self_atari_counts_the_stones_it_leaves_in_atari() {
-        let b = self_atari_board();
-        let at = |col, row| b.point(col, row);
-        assert_eq!(self_atari_stones(&b, Black, at(0, 1)), 4, "A2");
-        assert_eq!(self_atari_stones(&b, Black, at(1, 0)), 4, "B1");
-        assert_eq!(self_atari_stones(&b, Black, at(4, 2)), 1, "E3");
-        assert_eq!(self_atari_stones(&b, White, at(0, 1)), 2, "white A2");
-        assert_eq!(
-            self_atari_stones(&b, Black, at(3, 3)),
-            1,
-            "D4 under C4, E4, D3"
-        );
-        assert_eq!(self_atari_stones(&b, Black, at(3, 4)), 0, "D5 in the open");
-        assert_eq!(self_atari_stones(&b, Black, at(4, 1)), 0, "E2 in the open");
-        assert!(is_self_atari(&b, Black, at(1, 0)));
-        assert!(!is_self_atari(&b, Black, at(4, 1)));
-    }
-
-    #[test]
-    fn a_sacrifice_that_leaves_a_killing_shape_is_a_nakade() {
-        // Black A2-B2 inside White's corner (A3 B3 C3 C2 D1): Black A1 puts three stones
-        // in atari, and once White takes them at B1 the bent three A1-A2-B2 has its vital
-        // point at A2. The four-stone self-ataris of the other board leave a square and a
-        // bent four, which have none.
-        let b = board(&[".....", ".....", "OOO..", "XXO..", "...O."]);
-        let a1 = b.point(0, 0);
-        assert_eq!(self_atari_stones(&b, Black, a1), 3);
-        assert!(is_nakade(&b, Black, a1));
-        let b = self_atari_board();
-        assert!(!is_nakade(&b, Black, b.point(0, 1)), "A2: a square");
-        assert!(!is_nakade(&b, Black, b.point(1, 0)), "B1: a bent four");
-    }
-
-    #[test]
-    fn random_moves_leave_big_self_ataris_more_often_than_lone_ones() {
-        // Each point is tried first about equally often; the lone self-atari E3 survives
-        // half of its tries, the four-stone ones (A2, B1) one in twenty.
-        let b = self_atari_board();
-        let (a2, b1, e3) = (b.point(0, 1), b.point(1, 0), b.point(4, 2));
-        let (mut big, mut lone) = (0, 0);
-        for seed in 0..6000 {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            match random_move(&b, Black, &mut rng, PROB_RANDOM_SELF_ATARI_REJECT) {
-                Move::Play(p) if p == a2 || p == b1 => big += 1,
-                Move::Play(p) if p == e3 => lone += 1,
-                _ => {}
-            }
-        }
-        // Per point: big / 2 against lone; the old even rejection made them equal.
-        assert!(lone > 100, "E3 chosen {lone} times");
-        assert!(big * 2 < lone, "A2/B1 chosen {big} times, E3 {lone}");
     }
 
     #[test]

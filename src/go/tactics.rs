@@ -74,27 +74,15 @@ pub fn eye_poke(b: &Board) -> Option<Point> {
     if !(3..=6).contains(&n) || pts.len() != n {
         return None;
     }
-    let mut space = [0usize; 6];
-    for (s, &p) in space.iter_mut().zip(pts) {
-        *s = p as usize;
-    }
-    vital_point(b, &space[..n])
-}
-
-/// The vital point of an eye space of three to six points when it is a killing shape: the
-/// one point with the most neighbours inside the space (see [`eye_poke`]).
-pub fn vital_point(b: &Board, space: &[Point]) -> Option<Point> {
-    if !(3..=6).contains(&space.len()) {
-        return None;
-    }
     let mut best = None;
     let mut best_deg = 0;
     let mut unique = false;
-    for &p in space {
+    for &p in pts {
+        let p = p as usize;
         let deg = b
             .neighbors(p)
             .iter()
-            .filter(|&&q| space.contains(&q))
+            .filter(|&&q| pts.contains(&(q as u16)))
             .count();
         if deg > best_deg {
             best = Some(p);
