@@ -52,6 +52,9 @@
 //! load 9 and 13 (84.2 s and 99.9 s). The nodes halve but each costs about 50% more CPU
 //! (the play-outs of every sacrifice at every node that reaches them): the time gains
 //! 13-20%, not the 25% asked for.
+//! On a quiet machine (load 0.3-2, nothing else running) the gain is smaller: 4x4 82.0 s and
+//! 77.8 s (90.3 s and 79.5 s before), 3x5 94.1 s (99.3 s): the halved nodes pay most when
+//! memory is contended.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
