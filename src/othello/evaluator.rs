@@ -4,6 +4,7 @@ use super::board::Board;
 use super::eval::{evaluate, evaluate_f, Weights};
 use super::pattern::Patterns;
 use super::pattern_file::{decode, MAGIC, MAX_FILE_BYTES};
+use super::pattern_incr::Features;
 use std::sync::Arc;
 
 /// The built-in pattern weights (see `scripts/othello_patterns.sh` for how they were made).
@@ -50,6 +51,21 @@ impl Evaluator {
             Evaluator::Linear(w) => evaluate_f::<I>(w, b),
             Evaluator::Pattern(p) => p.evaluate_f::<I>(b),
         }
+    }
+
+    /// `evaluate_f` of `b` given its pattern features (`b`'s own, kept move by move by
+    /// the search): the same value, without recomputing the pattern indices.
+    #[inline(always)]
+    pub fn evaluate_with<const I: u8>(&self, b: &Board, feats: &Features) -> i32 {
+        match self {
+            Evaluator::Linear(w) => evaluate_f::<I>(w, b),
+            Evaluator::Pattern(p) => p.evaluate_indexed::<I>(b, feats.for_mover(b)),
+        }
+    }
+
+    /// Whether `evaluate_with` reads the features (else the search need not keep them).
+    pub fn uses_features(&self) -> bool {
+        matches!(self, Evaluator::Pattern(_))
     }
 
     /// Reads a weights file: pattern weights (binary, by their magic) or linear weights

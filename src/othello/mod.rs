@@ -14,6 +14,7 @@ pub mod nboard;
 pub mod pattern;
 pub mod pattern_file;
 pub mod pattern_fit;
+pub mod pattern_incr;
 pub mod refit;
 pub mod relabel;
 pub mod search;

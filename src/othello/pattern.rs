@@ -363,6 +363,29 @@ impl Patterns {
         for &i in &pat {
             s += w[i as usize] as i32;
         }
+        self.finish::<I>(w, b, n, s)
+    }
+
+    /// `evaluate_f` with the pattern indices given (`pattern_incr::Features::for_mover`
+    /// of `b`, without the shapes' table offsets): the same value.
+    #[inline(always)]
+    pub fn evaluate_indexed<const I: u8>(
+        &self,
+        b: &Board,
+        idx: &[u16; super::pattern_incr::LANES],
+    ) -> i32 {
+        let n = b.empties().count_ones();
+        let w = &self.weights[self.stage_of(n) * STAGE_LEN..][..STAGE_LEN];
+        let mut s: i32 = 0;
+        for k in 0..INSTANCES {
+            s += w[super::pattern_incr::INSTANCE_OFFSET[k] + idx[k] as usize] as i32;
+        }
+        self.finish::<I>(w, b, n, s)
+    }
+
+    /// The mobility, parity and outer terms added to the patterns' sum `s`, clamped.
+    #[inline(always)]
+    fn finish<const I: u8>(&self, w: &[i16], b: &Board, n: u32, mut s: i32) -> i32 {
         let mp = (moves_f::<I>(b.p, b.o).count_ones() as usize).min(MOBILITY_CAP);
         let mo = (moves_f::<I>(b.o, b.p).count_ones() as usize).min(MOBILITY_CAP);
         s += w[MOB_P + mp] as i32 + w[MOB_O + mo] as i32;

@@ -8,6 +8,7 @@ use super::board::Board;
 use super::endgame::Solver;
 use super::evaluator::Evaluator;
 use super::isa;
+use super::pattern_incr::{powers, Features, LANES};
 use crate::search::{Deadline, Limits, Poller};
 use std::time::{Duration, Instant};
 
@@ -125,6 +126,10 @@ pub struct Searcher {
     aborted: bool,
     /// Instruction level of the copy of the search that runs (`isa`; as the solver's).
     isa: u8,
+    /// The pattern features of the position at each ply (`pattern_incr`), kept only in
+    /// the copies of the search for an evaluation that reads them (`F`).
+    feats: Vec<Features>,
+    powers: &'static [[u16; LANES]; 64],
 }
 
 #[derive(Clone, Copy, Default)]
@@ -145,6 +150,8 @@ impl Searcher {
             nodes: 0,
             aborted: false,
             isa: isa::detect(),
+            feats: vec![Features::new(&Board::start()); MAX_PLY + 2],
+            powers: powers(),
         }
     }
 
@@ -276,12 +283,25 @@ impl Searcher {
             };
             loop {
                 let first = found.best;
-                let (score, best) = match self.isa {
-                    isa::AVX512 => {
-                        self.root::<{ isa::AVX512 }>(b, depth, lo, hi, &mut poller, first)
+                let (score, best) = match (self.isa, self.eval.uses_features()) {
+                    (isa::AVX512, true) => {
+                        self.root::<{ isa::AVX512 }, true>(b, depth, lo, hi, &mut poller, first)
                     }
-                    isa::AVX2 => self.root::<{ isa::AVX2 }>(b, depth, lo, hi, &mut poller, first),
-                    _ => self.root::<{ isa::PLAIN }>(b, depth, lo, hi, &mut poller, first),
+                    (isa::AVX512, false) => {
+                        self.root::<{ isa::AVX512 }, false>(b, depth, lo, hi, &mut poller, first)
+                    }
+                    (isa::AVX2, true) => {
+                        self.root::<{ isa::AVX2 }, true>(b, depth, lo, hi, &mut poller, first)
+                    }
+                    (isa::AVX2, false) => {
+                        self.root::<{ isa::AVX2 }, false>(b, depth, lo, hi, &mut poller, first)
+                    }
+                    (_, true) => {
+                        self.root::<{ isa::PLAIN }, true>(b, depth, lo, hi, &mut poller, first)
+                    }
+                    (_, false) => {
+                        self.root::<{ isa::PLAIN }, false>(b, depth, lo, hi, &mut poller, first)
+                    }
                 };
                 if self.aborted {
                     // A move that beat the previous best in this iteration is still better.
@@ -318,7 +338,7 @@ impl Searcher {
     }
 
     /// Root of one iteration: returns (score, best move) within (alpha, beta).
-    fn root<const I: u8>(
+    fn root<const I: u8, const F: bool>(
         &mut self,
         b: &Board,
         depth: u32,
@@ -327,6 +347,9 @@ impl Searcher {
         poller: &mut Poller<'_>,
         first: Option<usize>,
     ) -> (i32, Option<usize>) {
+        if F {
+            self.feats[0] = Features::new(b);
+        }
         let mut list = [Move::default(); 34];
         let count = self.order::<I>(b, b.moves(), depth, 0, first.map(|m| m as u8), &mut list);
         let mut best = -INF - 1;
@@ -335,13 +358,16 @@ impl Searcher {
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
+            if F {
+                self.feats[1] = self.feats[0].play(b, m.sq as usize, m.flips, self.powers);
+            }
             let mut v;
             if i == 0 {
-                v = -self.pvs::<I>(&next, depth - 1, -beta, -alpha, 1, poller);
+                v = -self.pvs::<I, F>(&next, depth - 1, -beta, -alpha, 1, poller);
             } else {
-                v = -self.pvs::<I>(&next, depth - 1, -alpha - 1, -alpha, 1, poller);
+                v = -self.pvs::<I, F>(&next, depth - 1, -alpha - 1, -alpha, 1, poller);
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.pvs::<I>(&next, depth - 1, -beta, -alpha, 1, poller);
+                    v = -self.pvs::<I, F>(&next, depth - 1, -beta, -alpha, 1, poller);
                 }
             }
             if self.aborted {
@@ -365,7 +391,7 @@ impl Searcher {
     /// level's features (the default build targets baseline x86-64): `I` is a constant,
     /// so each copy recurses only into itself, as the solver's `per_isa!` copies do.
     #[inline(always)]
-    fn pvs<const I: u8>(
+    fn pvs<const I: u8, const F: bool>(
         &mut self,
         b: &Board,
         depth: u32,
@@ -376,16 +402,16 @@ impl Searcher {
     ) -> i32 {
         if I >= isa::AVX512 {
             // SAFETY: `I` is AVX512 only when `isa::detect()` found the features.
-            unsafe { self.pvs_wide(b, depth, alpha, beta, ply, poller) }
+            unsafe { self.pvs_wide::<F>(b, depth, alpha, beta, ply, poller) }
         } else if I >= isa::AVX2 {
             // SAFETY: `I` is at least AVX2 only when `isa::detect()` found the features.
-            unsafe { self.pvs_fast(b, depth, alpha, beta, ply, poller) }
+            unsafe { self.pvs_fast::<F>(b, depth, alpha, beta, ply, poller) }
         } else {
-            self.pvs_plain(b, depth, alpha, beta, ply, poller)
+            self.pvs_plain::<F>(b, depth, alpha, beta, ply, poller)
         }
     }
 
-    fn pvs_plain(
+    fn pvs_plain<const F: bool>(
         &mut self,
         b: &Board,
         depth: u32,
@@ -394,14 +420,14 @@ impl Searcher {
         ply: usize,
         poller: &mut Poller<'_>,
     ) -> i32 {
-        self.pvs_body::<{ isa::PLAIN }>(b, depth, alpha, beta, ply, poller)
+        self.pvs_body::<{ isa::PLAIN }, F>(b, depth, alpha, beta, ply, poller)
     }
 
     #[cfg_attr(
         target_arch = "x86_64",
         target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")
     )]
-    unsafe fn pvs_wide(
+    unsafe fn pvs_wide<const F: bool>(
         &mut self,
         b: &Board,
         depth: u32,
@@ -410,14 +436,14 @@ impl Searcher {
         ply: usize,
         poller: &mut Poller<'_>,
     ) -> i32 {
-        self.pvs_body::<{ isa::AVX512 }>(b, depth, alpha, beta, ply, poller)
+        self.pvs_body::<{ isa::AVX512 }, F>(b, depth, alpha, beta, ply, poller)
     }
 
     #[cfg_attr(
         target_arch = "x86_64",
         target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")
     )]
-    unsafe fn pvs_fast(
+    unsafe fn pvs_fast<const F: bool>(
         &mut self,
         b: &Board,
         depth: u32,
@@ -426,11 +452,11 @@ impl Searcher {
         ply: usize,
         poller: &mut Poller<'_>,
     ) -> i32 {
-        self.pvs_body::<{ isa::AVX2 }>(b, depth, alpha, beta, ply, poller)
+        self.pvs_body::<{ isa::AVX2 }, F>(b, depth, alpha, beta, ply, poller)
     }
 
     #[inline(always)]
-    fn pvs_body<const I: u8>(
+    fn pvs_body<const I: u8, const F: bool>(
         &mut self,
         b: &Board,
         depth: u32,
@@ -450,7 +476,11 @@ impl Searcher {
             if b.empties() == 0 {
                 return b.final_score() * DISC;
             }
-            return self.eval.evaluate_f::<I>(b);
+            return if F {
+                self.eval.evaluate_with::<I>(b, &self.feats[ply])
+            } else {
+                self.eval.evaluate_f::<I>(b)
+            };
         }
         let entry = self.table.probe(b);
         let mut tt_move = None;
@@ -476,7 +506,7 @@ impl Searcher {
             if moves_f::<I>(b.o, b.p) == 0 {
                 return b.final_score() * DISC;
             }
-            return -self.pvs::<I>(&b.pass(), depth, -beta, -alpha, ply, poller);
+            return -self.pvs::<I, F>(&b.pass(), depth, -beta, -alpha, ply, poller);
         }
         let mut list = [Move::default(); 34];
         let count = self.order::<I>(b, mv, depth, ply, tt_move, &mut list);
@@ -487,13 +517,16 @@ impl Searcher {
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
+            if F {
+                self.feats[ply + 1] = self.feats[ply].play(b, m.sq as usize, m.flips, self.powers);
+            }
             let mut v;
             if i == 0 {
-                v = -self.pvs::<I>(&next, depth - 1, -beta, -alpha, ply + 1, poller);
+                v = -self.pvs::<I, F>(&next, depth - 1, -beta, -alpha, ply + 1, poller);
             } else {
-                v = -self.pvs::<I>(&next, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
+                v = -self.pvs::<I, F>(&next, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.pvs::<I>(&next, depth - 1, -beta, -alpha, ply + 1, poller);
+                    v = -self.pvs::<I, F>(&next, depth - 1, -beta, -alpha, ply + 1, poller);
                 }
             }
             if self.aborted {
