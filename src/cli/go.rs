@@ -6,8 +6,9 @@ use crate::go::dynkomi::DynKomi;
 use crate::go::gtp::{GoEngine, TimeMode};
 use crate::go::player::PlayerConfig;
 
-/// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says.
-pub const DEFAULT_MM_WEIGHT: f32 = 20.0;
+/// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says:
+/// 30 with the built-in diamond model (20 suited mm-v1, which has no diamonds).
+pub const DEFAULT_MM_WEIGHT: f32 = 30.0;
 
 #[derive(Args, Debug)]
 pub struct GoArgs {
@@ -40,8 +41,9 @@ pub struct GoArgs {
     /// pattern and distance priors).
     #[arg(long, default_value = "mm")]
     pub priors: String,
-    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v1.txt;
-    /// data/go/mm-v2.txt adds the 12-point diamond patterns).
+    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v2.txt, with the
+    /// 12-point diamond patterns; data/go/mm-v1.txt is the model without them, best with
+    /// `--mm-weight 20`).
     #[arg(long)]
     pub mm_weights: Option<String>,
     /// Virtual wins of the likeliest move under the learnt model.
