@@ -6,8 +6,9 @@ use crate::go::dynkomi::DynKomi;
 use crate::go::gtp::{GoEngine, TimeMode};
 use crate::go::player::PlayerConfig;
 
-/// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says.
-pub const DEFAULT_MM_WEIGHT: f32 = 20.0;
+/// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says:
+/// 30 with the built-in diamond model (20 suited mm-v1, which has no diamonds).
+pub const DEFAULT_MM_WEIGHT: f32 = 30.0;
 
 #[derive(Args, Debug)]
 pub struct GoArgs {
@@ -40,13 +41,23 @@ pub struct GoArgs {
     /// pattern and distance priors).
     #[arg(long, default_value = "mm")]
     pub priors: String,
-    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v1.txt;
-    /// data/go/mm-v2.txt adds the 12-point diamond patterns).
+    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v2.txt, with the
+    /// 12-point diamond patterns; data/go/mm-v1.txt is the model without them, best with
+    /// `--mm-weight 20`).
     #[arg(long)]
     pub mm_weights: Option<String>,
     /// Virtual wins of the likeliest move under the learnt model.
     #[arg(long, default_value_t = DEFAULT_MM_WEIGHT)]
     pub mm_weight: f32,
+    /// Virtual wins of a tree move that gives liberties to an own string the playouts
+    /// leave in doubt (2-4 liberties, alive in 20-80% of them) or takes them from such an
+    /// enemy string; 0 turns it off.
+    #[arg(long, default_value_t = 0.0)]
+    pub weak_prior: f32,
+    /// Probability of the playouts' global capture stage (take a string in atari anywhere
+    /// before playing a random move); 0 turns it off.
+    #[arg(long, default_value_t = 0.0)]
+    pub global_capture: f64,
     /// Dynamic komi in handicap games: the search counts with this many extra points of
     /// komi per handicap stone (White asked for less, Black for more), falling linearly
     /// to the game's komi; 0 turns it off.
@@ -86,6 +97,14 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         return Err("--dynkomi must be in [0, 50] points and --dynkomi-fade in (0, 4]".into());
     }
     install_priors(&args.priors, args.mm_weights.as_deref(), args.mm_weight)?;
+    if !(0.0..=1000.0).contains(&args.weak_prior) {
+        return Err("--weak-prior must be in [0, 1000]".into());
+    }
+    crate::go::weak::set_weight(args.weak_prior);
+    if !(0.0..=1.0).contains(&args.global_capture) {
+        return Err("--global-capture must be in [0, 1]".into());
+    }
+    crate::go::playout::set_global_capture(args.global_capture);
     let config = PlayerConfig {
         playouts: args.playouts,
         threads: args.threads,

@@ -20,6 +20,7 @@ use super::features;
 use super::ladder;
 use super::patterns;
 use super::playout::{self, Amaf};
+use super::weak::{self, WeakStrings};
 use crate::color::Color;
 
 const RAVE_EQUIV: f32 = 3500.0;
@@ -38,6 +39,10 @@ const PRIOR_OPENING_LOW_LINE: f32 = 20.0;
 /// longer expanded and simulations start their playouts there: a 10-minute move or an
 /// hour of analysis must not exhaust memory.
 const MAX_NODES: usize = 1 << 22;
+/// Playouts before a search's own ownership replaces the previous search's in the
+/// weak-group priors, and new playouts between two copies of it.
+const OWNER_MIN_SAMPLES: u32 = 64;
+const OWNER_REFRESH: u32 = 256;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -134,6 +139,9 @@ pub struct Tree {
     /// The first search thread's generator; it also seeds the others.
     rng: SmallRng,
     amaf: Box<Amaf>,
+    /// The ownership (+1 Black's, -1 White's) the previous search ended with, for the
+    /// weak-group priors before this search has its own; empty when there was none.
+    prev_owner: Vec<f32>,
 }
 
 /// The nodes and the playouts' ownership counts: the part of a tree that simulations
@@ -152,6 +160,7 @@ struct Root<'a> {
     board: &'a Board,
     komi: f32,
     history: &'a [u64],
+    prev_owner: &'a [f32],
 }
 
 /// One search thread's own state.
@@ -160,6 +169,29 @@ struct Worker<'a> {
     amaf: &'a mut Amaf,
     /// New children, made before they go into the tree.
     kids: Vec<Node>,
+    /// The ownership the weak-group priors read (empty: none yet), copied from the tree
+    /// now and then so that expansions need not hold the lock while reading it.
+    owner: Vec<f32>,
+    /// The tree's ownership samples when `owner` was copied.
+    owner_at: u32,
+}
+
+impl Worker<'_> {
+    /// Copies the tree's ownership when enough new samples came in since the last copy.
+    fn refresh_owner(&mut self, g: &Grown) {
+        let n = g.owner_samples;
+        if n < OWNER_MIN_SAMPLES || self.owner_at > 0 && n < self.owner_at + OWNER_REFRESH {
+            return;
+        }
+        self.owner.clear();
+        self.owner.extend(
+            g.owner_black
+                .iter()
+                .zip(&g.owner_white)
+                .map(|(&b, &w)| (b as f32 - w as f32) / n as f32),
+        );
+        self.owner_at = n;
+    }
 }
 
 impl Tree {
@@ -178,6 +210,7 @@ impl Tree {
             history: history.to_vec(),
             rng: SmallRng::seed_from_u64(seed),
             amaf: Box::new(Amaf::new()),
+            prev_owner: Vec::new(),
         };
         t.grown.nodes.push(Node::new(Move::Pass));
         t
@@ -225,6 +258,9 @@ impl Tree {
         self.grown.nodes = fresh;
         self.root_board = board.clone();
         self.history = history.to_vec();
+        self.prev_owner = (0..self.grown.owner_black.len())
+            .map(|p| self.ownership(p))
+            .collect();
         self.grown.owner_black.iter_mut().for_each(|x| *x = 0);
         self.grown.owner_white.iter_mut().for_each(|x| *x = 0);
         self.grown.owner_samples = 0;
@@ -268,6 +304,7 @@ impl Tree {
             board: &self.root_board,
             komi: self.komi,
             history: &self.history,
+            prev_owner: &self.prev_owner,
         }
         .repeats(c, p)
     }
@@ -295,6 +332,7 @@ impl Tree {
             board: &self.root_board,
             komi: self.komi,
             history: &self.history,
+            prev_owner: &self.prev_owner,
         };
         let grown = Mutex::new(&mut self.grown);
         let started = AtomicU64::new(0);
@@ -303,6 +341,8 @@ impl Tree {
             rng: &mut self.rng,
             amaf: &mut self.amaf,
             kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
+            owner: root.prev_owner.to_vec(),
+            owner_at: 0,
         };
         if seeds.is_empty() {
             return run_worker(&root, &grown, &mut first, limits, &started);
@@ -319,6 +359,8 @@ impl Tree {
                             rng: &mut rng,
                             amaf: &mut amaf,
                             kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
+                            owner: root.prev_owner.to_vec(),
+                            owner_at: 0,
                         };
                         run_worker(root, grown, &mut w, limits, started)
                     })
@@ -491,8 +533,13 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
                     break;
                 }
                 g.nodes[idx].expanding = true;
+                let weak_prior = weak::weight() > 0.0;
+                if weak_prior {
+                    w.refresh_owner(&g);
+                }
                 drop(g);
-                children((idx == 0).then_some(root), &board, &mut w.kids);
+                let owner = (weak_prior && !w.owner.is_empty()).then_some(&w.owner[..]);
+                children((idx == 0).then_some(root), &board, owner, &mut w.kids);
                 g = lock(grown);
                 g.attach(idx, &w.kids);
             }
@@ -631,7 +678,7 @@ impl Grown {
 /// that is not the root, as the tree gives it; for comparing priors with learnt models.
 pub fn prior_means(board: &Board, out: &mut Vec<(Point, f32)>) {
     let mut kids = Vec::new();
-    children(None, board, &mut kids);
+    children(None, board, None, &mut kids);
     out.clear();
     out.extend(kids.iter().filter_map(|n| match n.mv {
         Move::Play(p) => Some((p, n.prior_wins / n.prior_visits)),
@@ -640,8 +687,10 @@ pub fn prior_means(board: &Board, out: &mut Vec<(Point, f32)>) {
 }
 
 /// The children of a new node at `board` (the root's if `root` is given) with their
-/// priors, into `out`: computed outside the tree's lock.
-fn children(root: Option<&Root>, board: &Board, out: &mut Vec<Node>) {
+/// priors, into `out`: computed outside the tree's lock. `owner` is the playouts'
+/// ownership for the weak-group priors (none: no such priors).
+fn children(root: Option<&Root>, board: &Board, owner: Option<&[f32]>, out: &mut Vec<Node>) {
+    let weak = owner.map(|o| (WeakStrings::find(board, o), weak::weight()));
     let model = features::model();
     // The learnt strength of each child in `out`, for scaling by the strongest.
     let mut strength = [0f32; super::board::MAX_POINTS];
@@ -714,6 +763,12 @@ fn children(root: Option<&Root>, board: &Board, out: &mut Vec<Node>) {
         );
         if futile[..n_futile].contains(&p) && !near_captures[..n_near].contains(&p) {
             node.prior_visits += 2.0 * PRIOR_SELF_ATARI;
+        }
+        if let Some((weak, w)) = &weak {
+            if weak.urgent(board, c, p) {
+                node.prior_wins += w;
+                node.prior_visits += w;
+            }
         }
         out.push(node);
     }

@@ -20,3 +20,4 @@ pub mod seki;
 pub mod sgf;
 pub mod tactics;
 pub mod timing;
+pub mod weak;

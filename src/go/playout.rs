@@ -6,6 +6,7 @@
 //! random moves with self-ataris mostly rejected.
 use rand::rngs::SmallRng;
 use rand::Rng;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::board::{Board, Move, Point, MAX_POINTS};
 use super::tactics::{self, push, Candidates};
@@ -18,6 +19,15 @@ const PROB_TWO_LIBS: f64 = 0.9;
 const PROB_PATTERN: f64 = 0.95;
 const PROB_HEURISTIC_SELF_ATARI_REJECT: f64 = 0.9;
 const PROB_RANDOM_SELF_ATARI_REJECT: f64 = 0.5;
+
+/// Probability of the global capture stage (captures anywhere before a random move, as
+/// Pachi's playouts do), as f64 bits; 0 turns it off. Fixed at startup
+/// (`quartet go --global-capture`).
+static PROB_GLOBAL_CAPTURE: AtomicU64 = AtomicU64::new(0);
+
+pub fn set_global_capture(p: f64) {
+    PROB_GLOBAL_CAPTURE.store(p.to_bits(), Ordering::Relaxed);
+}
 
 /// Which colour first played each point during one simulation (0 none, 1 black, 2 white),
 /// the "all moves as first" record RAVE learns from.
@@ -199,6 +209,14 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
             if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
                 return Move::Play(p);
             }
+        }
+    }
+    let global = f64::from_bits(PROB_GLOBAL_CAPTURE.load(Ordering::Relaxed));
+    if global > 0.0 && rng.gen_bool(global) {
+        let mut n = 0;
+        tactics::captures_anywhere(b, c, &mut cand, &mut n);
+        if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
+            return Move::Play(p);
         }
     }
     random_move(b, c, rng, PROB_RANDOM_SELF_ATARI_REJECT)

@@ -108,6 +108,19 @@ pub fn captures_near(b: &Board, c: Color, p: Point, out: &mut Candidates, n: &mu
     }
 }
 
+/// Appends the moves of `c` that capture an enemy string in atari anywhere on the board:
+/// a string left in atari away from the last two moves is otherwise only taken when a
+/// random move happens to hit its liberty.
+pub fn captures_anywhere(b: &Board, c: Color, out: &mut Candidates, n: &mut usize) {
+    for p in b.points() {
+        if b.stone(p) == Some(c.opponent()) && b.string_head(p) == p {
+            if let Some(lib) = b.atari_lib(p) {
+                push(out, n, lib);
+            }
+        }
+    }
+}
+
 /// Moves for `c` in the fights of the two-liberty strings touching `last` (the opponent's
 /// move): an own string gains liberties by capturing an attacker in atari or by extending
 /// to three or more liberties; an enemy string is put in atari when our stone is not
