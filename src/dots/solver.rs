@@ -70,7 +70,8 @@
 //! buckets (`table.rs`'s `Vec<[u64; 4]>` comes from `mmap` 16 bytes into a page, so every
 //! other bucket straddles two cache lines) and the play-out keys derived from the node's
 //! images: 3x5 77.2, 90.5, 85.8, 83.8, 95.3, 89.4 s against 90.0, 83.6, 100.4, 88.7, 96.8,
-//! 85.0 s; 4x4 91.8, 92.7, 92.2, 82.2 s against 90.5, 88.1, 73.9, 84.8 s.
+//! 85.0 s; 4x4 91.8, 92.7, 92.2, 82.2 s against 90.5, 88.1, 73.9, 84.8 s. One pair at load
+//! 2.5-2.8: aligned 75.0 s against 81.0 s on 4x4, so a quiet repeat is owed.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
