@@ -33,6 +33,16 @@
 //! (3x4 1.94M -> 1.89M nodes, but 3x3 56k -> 73k and 2x4 21k -> 30k), and safe moves that
 //! leave an even (or odd) number of safe edges first, a long-chain parity guess (3x4 2.87M
 //! and 2.78M nodes against 1.94M): the centre-out order is hard to beat.
+//! 2026-12-03 (session 16), counted on 3x4: 29% of quiet nodes reach the sacrifices; their
+//! 1.17M play-outs (for 1.08M quiet nodes) close 61% of their moves without a search and
+//! cut 4%, and a searched sacrifice cuts in 9% of the searches, so a lazy play-out (only
+//! when the first sacrifice did not cut) has little to save. No enhanced transposition
+//! cutoffs below U undrawn edges (3x4 nodes: U = 10 +0.05%, 14 +4%, 18 +54%), no play-outs
+//! below U (14: +7%, 18: +46%), or prefetching only the first P safe children (P = 2 +61%,
+//! 4 +24%, 8 +3%): no time gain that load 10-11 let show (3x4, 2^26 entries, 3 runs each).
+//! 8-entry buckets filling a cache line, least work replaced or 6 entries kept by work and
+//! 2 taking what they evict: 3x4 with 2^18 entries 2.89M nodes (4-entry buckets 2.55M),
+//! with 2^19 and 2^20 entries 1.5% and 3% fewer; not pursued.
 //!
 //! Measured (`quartet bench dots`, one thread, 2026-12-01, a 2-core machine at load 3-4):
 //! 3x4 3.55M nodes, 1.0 s CPU (5.66M, 1.6 s before the prefetching cutoffs); 4x4 value 0:
@@ -55,6 +65,13 @@
 //! On a quiet machine (load 0.3-2, nothing else running) the gain is smaller: 4x4 82.0 s and
 //! 77.8 s (90.3 s and 79.5 s before), 3x5 94.1 s (99.3 s): the halved nodes pay most when
 //! memory is contended.
+//! 2026-12-03 (session 16), tried and reverted (same nodes, no time gain shown at load
+//! 6-21, user CPU s back to back with this code, docs/dots-split.md): 32-byte-aligned
+//! buckets (`table.rs`'s `Vec<[u64; 4]>` comes from `mmap` 16 bytes into a page, so every
+//! other bucket straddles two cache lines) and the play-out keys derived from the node's
+//! images: 3x5 77.2, 90.5, 85.8, 83.8, 95.3, 89.4 s against 90.0, 83.6, 100.4, 88.7, 96.8,
+//! 85.0 s; 4x4 91.8, 92.7, 92.2, 82.2 s against 90.5, 88.1, 73.9, 84.8 s. One pair at load
+//! 2.5-2.8: aligned 75.0 s against 81.0 s on 4x4, so a quiet repeat is owed.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
