@@ -52,8 +52,15 @@ pub struct Address {
     bucket: usize,
 }
 
+/// Four entries, aligned so that a bucket never straddles two cache lines: a plain
+/// `Vec<[u64; 4]>` of this size comes from `mmap` 16 bytes into a page, which put every
+/// other bucket across a line boundary, so one prefetch brought only part of it.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Bucket([u64; 4]);
+
 pub struct Table {
-    buckets: Vec<[u64; 4]>,
+    buckets: Vec<Bucket>,
     /// Keys are the drawn sets themselves (see the module comment).
     direct: bool,
     n_edges: u32,
@@ -118,6 +125,7 @@ impl Table {
     #[inline]
     pub fn get(&self, a: &Address) -> Option<Hit> {
         let w = *self.buckets[a.bucket]
+            .0
             .iter()
             .find(|&&w| w & KEY_MASK == a.key && occupied(w))?;
         let mv = (w >> MOVE_SHIFT & 127) as u8;
@@ -161,7 +169,7 @@ impl Table {
                 (w >> DEPTH_SHIFT) as i32
             }
         };
-        let b = &mut self.buckets[a.bucket];
+        let b = &mut self.buckets[a.bucket].0;
         let slot = match b.iter().position(|&x| x & KEY_MASK == a.key && occupied(x)) {
             Some(i) => {
                 let old = b[i];
@@ -240,15 +248,15 @@ fn upper_of(w: u64) -> i32 {
 }
 
 /// A zeroed vector backed by transparent huge pages where the kernel offers them.
-fn huge_zeroed(len: usize) -> Vec<[u64; 4]> {
-    let mut t: Vec<[u64; 4]> = Vec::with_capacity(len);
+fn huge_zeroed(len: usize) -> Vec<Bucket> {
+    let mut t: Vec<Bucket> = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
     {
         // madvise wants page-aligned ranges: advise the 2 MB-aligned interior, before any
         // page is touched.
         const HUGE: usize = 2 << 20;
         let start = t.as_ptr() as usize;
-        let end = start + len * std::mem::size_of::<[u64; 4]>();
+        let end = start + len * std::mem::size_of::<Bucket>();
         let (lo, hi) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
         if lo < hi {
             // SAFETY: the range lies inside `t`'s own allocation; madvise only changes how
@@ -258,7 +266,7 @@ fn huge_zeroed(len: usize) -> Vec<[u64; 4]> {
             }
         }
     }
-    t.resize(len, [0; 4]);
+    t.resize(len, Bucket([0; 4]));
     t
 }
 
@@ -365,6 +373,18 @@ mod tests {
         let bits = t.buckets.len().trailing_zeros();
         let a = t.address(0xAB_CDEF_0123);
         assert_eq!(unmix40(a.key << bits | a.bucket as u64), 0xAB_CDEF_0123);
+    }
+
+    /// Every bucket lies within one 64-byte cache line (a table big enough to come from
+    /// `mmap`, where the allocator's header once shifted it by 16 bytes).
+    #[test]
+    fn buckets_do_not_straddle_cache_lines() {
+        for bits in [10, 22] {
+            let t = Table::new(bits, 40);
+            let start = t.buckets.as_ptr() as usize;
+            assert_eq!(std::mem::size_of::<Bucket>(), 32);
+            assert_eq!(start % 32, 0, "table of 2^{bits} entries at {start:#x}");
+        }
     }
 
     #[test]
