@@ -65,13 +65,14 @@
 //! On a quiet machine (load 0.3-2, nothing else running) the gain is smaller: 4x4 82.0 s and
 //! 77.8 s (90.3 s and 79.5 s before), 3x5 94.1 s (99.3 s): the halved nodes pay most when
 //! memory is contended.
-//! 2026-12-03 (session 16), tried and reverted (same nodes, no time gain shown at load
-//! 6-21, user CPU s back to back with this code, docs/dots-split.md): 32-byte-aligned
-//! buckets (`table.rs`'s `Vec<[u64; 4]>` comes from `mmap` 16 bytes into a page, so every
-//! other bucket straddles two cache lines) and the play-out keys derived from the node's
-//! images: 3x5 77.2, 90.5, 85.8, 83.8, 95.3, 89.4 s against 90.0, 83.6, 100.4, 88.7, 96.8,
-//! 85.0 s; 4x4 91.8, 92.7, 92.2, 82.2 s against 90.5, 88.1, 73.9, 84.8 s. One pair at load
-//! 2.5-2.8: aligned 75.0 s against 81.0 s on 4x4, so a quiet repeat is owed.
+//! 2026-12-03 (session 16): 32-byte-aligned buckets (`table.rs`'s `Vec<[u64; 4]>` came
+//! from `mmap` 16 bytes into a page, so every other bucket straddled two cache lines and a
+//! prefetch brought half of it). At load 6-21 no gain could be seen (runs of one binary
+//! spread by up to 23%); on a quiet machine (load 1-2.4, nothing else running, back to back
+//! with the unaligned code) 4x4 72.4 s and 68.6 s against 83.9 s and 78.5 s, 3x5 68.4 s
+//! against 79.3 s: kept. Tried and reverted: the play-out keys derived from the node's images
+//! (same keys, no gain shown at load 7-13: 3x5 95.3, 89.4 s, 4x4 92.2, 82.2 s against
+//! 96.8, 85.0 and 73.9, 84.8 s). docs/dots-split.md has the table.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
