@@ -5,6 +5,8 @@ use crate::othello::endgame::Solver;
 use clap::Subcommand;
 use std::time::{Duration, Instant};
 
+const MIN_FIT: u32 = crate::othello::probcut::MIN_DEPTH;
+
 #[derive(Subcommand, Debug)]
 pub enum BenchOthello {
     /// Leaf count from the start position (passes count as a ply).
@@ -63,6 +65,9 @@ pub enum BenchOthello {
         /// A weights file instead of the built-in evaluation (as `quartet othello --weights`).
         #[arg(long)]
         weights: Option<std::path::PathBuf>,
+        /// ProbCut selectivity (as `quartet othello --probcut`; 0: off).
+        #[arg(long, default_value_t = 0.0)]
+        probcut: f64,
         /// Instruction level of the search copy: plain, avx2 or avx512 (default: the
         /// highest this CPU has; a higher one than that falls back to it).
         #[arg(long, value_parser = crate::othello::isa::parse)]
@@ -75,6 +80,21 @@ pub enum BenchOthello {
         positions: Vec<std::path::PathBuf>,
         #[arg(long)]
         weights: Vec<std::path::PathBuf>,
+    },
+    /// Measure ProbCut's error table (`othello::probcut`): deep minus shallow search values
+    /// on positions of a `selfplay` file, by node depth and stage.
+    ProbcutFit {
+        #[arg(long)]
+        positions: std::path::PathBuf,
+        #[arg(long, default_value_t = 400)]
+        count: usize,
+        #[arg(long, default_value_t = 11)]
+        max_depth: u32,
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+        /// A weights file instead of the built-in pattern tables.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
     /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
     /// write a weights file loadable with `quartet othello --weights`.
@@ -233,6 +253,26 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             };
             depth(ms, hash_mb, eval)
         }
+        BenchOthello::ProbcutFit {
+            positions,
+            count,
+            max_depth,
+            hash_mb,
+            weights,
+        } => {
+            crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
+            let eval = match weights {
+                Some(p) => crate::othello::evaluator::Evaluator::load(&p)?,
+                None => crate::othello::evaluator::Evaluator::default_patterns(),
+            };
+            super::othello_probcut::probcut_fit(
+                &positions,
+                count,
+                max_depth.clamp(MIN_FIT, 16),
+                hash_mb,
+                eval,
+            )
+        }
         BenchOthello::EvalError { positions, weights } => {
             super::othello_eval_error::eval_error(&positions, &weights)
         }
@@ -243,6 +283,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             hash_mb,
             eval,
             weights,
+            probcut,
             isa,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
@@ -260,6 +301,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 hash_mb,
                 eval,
                 isa,
+                (probcut > 0.0).then(|| (probcut * 100.0).round() as i32),
             )
         }
         BenchOthello::Train {
