@@ -47,6 +47,9 @@ pub enum BenchOthello {
         /// othello --eval`; the engine's default is `pattern`).
         #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
         eval: String,
+        /// ProbCut selectivity (as `quartet othello --probcut`; 0: off).
+        #[arg(long, default_value_t = crate::othello::probcut::DEFAULT_T)]
+        probcut: f64,
     },
     /// Fixed-depth searches of seeded random midgame positions: each one's best move, score
     /// and nodes, the node rate, and a signature that a pure speedup must leave unchanged.
@@ -244,6 +247,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             hash_mb,
             weights,
             eval,
+            probcut,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
             let eval = match weights {
@@ -251,7 +255,12 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 None if eval == "linear" => crate::othello::eval::Weights::default_weights().into(),
                 None => crate::othello::evaluator::Evaluator::default_patterns(),
             };
-            depth(ms, hash_mb, eval)
+            depth(
+                ms,
+                hash_mb,
+                eval,
+                crate::othello::probcut::hundredths(probcut),
+            )
         }
         BenchOthello::ProbcutFit {
             positions,
@@ -301,7 +310,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 hash_mb,
                 eval,
                 isa,
-                (probcut > 0.0).then(|| (probcut * 100.0).round() as i32),
+                crate::othello::probcut::hundredths(probcut),
             )
         }
         BenchOthello::Train {
@@ -408,6 +417,7 @@ fn depth(
     ms: u64,
     hash_mb: usize,
     eval: crate::othello::evaluator::Evaluator,
+    probcut: Option<i32>,
 ) -> Result<(), String> {
     use crate::color::Color;
     use crate::othello::eval::Weights;
@@ -429,7 +439,7 @@ fn depth(
     }
     // A fresh searcher (no killers or history from the plies above), its table cleared
     // here so that the first touch of its pages is not timed.
-    s = Searcher::new(eval, hash_mb);
+    s = Searcher::new(eval, hash_mb).with_probcut(probcut);
     s.clear();
     let limits = Limits::new(
         Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms)),

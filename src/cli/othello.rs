@@ -104,7 +104,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     if !(0.0..=10.0).contains(&args.probcut) {
         return Err("--probcut must be between 0 (off) and 10".into());
     }
-    let probcut = (args.probcut > 0.0).then(|| (args.probcut * 100.0).round() as i32);
+    let probcut = crate::othello::probcut::hundredths(args.probcut);
     let hash_mb = args.hash_mb;
     let make = move || Searcher::new(eval.clone(), hash_mb).with_probcut(probcut);
     if args.book_visits == 0 {

@@ -8,7 +8,12 @@
 //! ProbCut only with the pattern tables).
 
 /// The engine's selectivity (`quartet othello --probcut`).
-pub const DEFAULT_T: f64 = 0.0;
+pub const DEFAULT_T: f64 = 1.5;
+
+/// A `--probcut` selectivity as the searcher takes it: hundredths, `None` when 0 (off).
+pub fn hundredths(t: f64) -> Option<i32> {
+    (t > 0.0).then(|| (t * 100.0).round() as i32)
+}
 
 /// Shallowest node depth that tries a cut.
 pub const MIN_DEPTH: u32 = 3;
