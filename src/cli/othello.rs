@@ -106,7 +106,8 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     }
     let probcut = crate::othello::probcut::hundredths(args.probcut);
     let hash_mb = args.hash_mb;
-    let make = move || Searcher::new(eval.clone(), hash_mb).with_probcut(probcut);
+    let engine_eval = eval.clone();
+    let make = move || Searcher::new(engine_eval.clone(), hash_mb).with_probcut(probcut);
     if args.book_visits == 0 {
         return Err("--book-visits must be at least 1".into());
     }
@@ -115,7 +116,6 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
             (Some(p), false) => Some(Book::load(p, args.book_visits)?),
             _ => None,
         };
-        let eval = make().eval;
         return super::othello_learn::run(learn, eval, args.hash_mb, seed, args.book_visits);
     }
     let book = match (&args.book, args.no_book) {
