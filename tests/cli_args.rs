@@ -107,6 +107,19 @@ fn an_endless_weights_file_is_refused_at_its_size_cap() {
 }
 
 #[test]
+fn othello_probcut_selectivity_is_checked() {
+    fails_with(
+        &["othello", "--probcut", "10.5"],
+        "--probcut must be between 0 (off) and 10",
+    );
+    fails_with(&["othello", "--probcut", "-1"], "--probcut");
+    fails_with(
+        &["othello", "--probcut", "NaN"],
+        "--probcut must be between",
+    );
+}
+
+#[test]
 fn book_and_learn_options_are_checked_before_anything_runs() {
     fails_with(
         &["othello", "--book-visits", "0"],

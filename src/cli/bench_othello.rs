@@ -5,6 +5,8 @@ use crate::othello::endgame::Solver;
 use clap::Subcommand;
 use std::time::{Duration, Instant};
 
+const MIN_FIT: u32 = crate::othello::probcut::MIN_DEPTH;
+
 #[derive(Subcommand, Debug)]
 pub enum BenchOthello {
     /// Leaf count from the start position (passes count as a ply).
@@ -45,6 +47,9 @@ pub enum BenchOthello {
         /// othello --eval`; the engine's default is `pattern`).
         #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
         eval: String,
+        /// ProbCut selectivity (as `quartet othello --probcut`; 0: off).
+        #[arg(long, default_value_t = crate::othello::probcut::DEFAULT_T)]
+        probcut: f64,
     },
     /// Fixed-depth searches of seeded random midgame positions: each one's best move, score
     /// and nodes, the node rate, and a signature that a pure speedup must leave unchanged.
@@ -63,6 +68,9 @@ pub enum BenchOthello {
         /// A weights file instead of the built-in evaluation (as `quartet othello --weights`).
         #[arg(long)]
         weights: Option<std::path::PathBuf>,
+        /// ProbCut selectivity (as `quartet othello --probcut`; 0: off).
+        #[arg(long, default_value_t = 0.0)]
+        probcut: f64,
         /// Instruction level of the search copy: plain, avx2 or avx512 (default: the
         /// highest this CPU has; a higher one than that falls back to it).
         #[arg(long, value_parser = crate::othello::isa::parse)]
@@ -75,6 +83,21 @@ pub enum BenchOthello {
         positions: Vec<std::path::PathBuf>,
         #[arg(long)]
         weights: Vec<std::path::PathBuf>,
+    },
+    /// Measure ProbCut's error table (`othello::probcut`): deep minus shallow search values
+    /// on positions of a `selfplay` file, by node depth and stage.
+    ProbcutFit {
+        #[arg(long)]
+        positions: std::path::PathBuf,
+        #[arg(long, default_value_t = 400)]
+        count: usize,
+        #[arg(long, default_value_t = 11)]
+        max_depth: u32,
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+        /// A weights file instead of the built-in pattern tables.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
     /// Fit the evaluation weights to WTHOR games (labels: their theoretical scores) and
     /// write a weights file loadable with `quartet othello --weights`.
@@ -224,6 +247,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             hash_mb,
             weights,
             eval,
+            probcut,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
             let eval = match weights {
@@ -231,7 +255,32 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 None if eval == "linear" => crate::othello::eval::Weights::default_weights().into(),
                 None => crate::othello::evaluator::Evaluator::default_patterns(),
             };
-            depth(ms, hash_mb, eval)
+            depth(
+                ms,
+                hash_mb,
+                eval,
+                crate::othello::probcut::hundredths(probcut),
+            )
+        }
+        BenchOthello::ProbcutFit {
+            positions,
+            count,
+            max_depth,
+            hash_mb,
+            weights,
+        } => {
+            crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
+            let eval = match weights {
+                Some(p) => crate::othello::evaluator::Evaluator::load(&p)?,
+                None => crate::othello::evaluator::Evaluator::default_patterns(),
+            };
+            super::othello_probcut::probcut_fit(
+                &positions,
+                count,
+                max_depth.clamp(MIN_FIT, 16),
+                hash_mb,
+                eval,
+            )
         }
         BenchOthello::EvalError { positions, weights } => {
             super::othello_eval_error::eval_error(&positions, &weights)
@@ -243,6 +292,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             hash_mb,
             eval,
             weights,
+            probcut,
             isa,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
@@ -260,6 +310,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
                 hash_mb,
                 eval,
                 isa,
+                crate::othello::probcut::hundredths(probcut),
             )
         }
         BenchOthello::Train {
@@ -366,6 +417,7 @@ fn depth(
     ms: u64,
     hash_mb: usize,
     eval: crate::othello::evaluator::Evaluator,
+    probcut: Option<i32>,
 ) -> Result<(), String> {
     use crate::color::Color;
     use crate::othello::eval::Weights;
@@ -387,7 +439,7 @@ fn depth(
     }
     // A fresh searcher (no killers or history from the plies above), its table cleared
     // here so that the first touch of its pages is not timed.
-    s = Searcher::new(eval, hash_mb);
+    s = Searcher::new(eval, hash_mb).with_probcut(probcut);
     s.clear();
     let limits = Limits::new(
         Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms)),

@@ -12,5 +12,6 @@ pub mod othello;
 pub mod othello_book;
 pub mod othello_eval_error;
 pub mod othello_learn;
+pub mod othello_probcut;
 pub mod othello_signature;
 pub mod othello_train;

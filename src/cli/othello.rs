@@ -28,6 +28,11 @@ pub struct OthelloArgs {
     /// data/othello/weights.txt).
     #[arg(long, default_value = "pattern", value_parser = ["pattern", "linear"])]
     pub eval: String,
+    /// ProbCut selectivity `t` of the pattern evaluation's search (a node is cut when a
+    /// shallow search clears the window by `t` standard deviations of its error); 0 turns
+    /// it off. The linear evaluation never uses it.
+    #[arg(long, default_value_t = crate::othello::probcut::DEFAULT_T)]
+    pub probcut: f64,
     /// Seconds per move when no time control was set with time_settings.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
@@ -96,6 +101,13 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         None if args.eval == "linear" => Evaluator::from(Weights::default_weights()),
         None => Evaluator::default_patterns(),
     };
+    if !(0.0..=10.0).contains(&args.probcut) {
+        return Err("--probcut must be between 0 (off) and 10".into());
+    }
+    let probcut = crate::othello::probcut::hundredths(args.probcut);
+    let hash_mb = args.hash_mb;
+    let engine_eval = eval.clone();
+    let make = move || Searcher::new(engine_eval.clone(), hash_mb).with_probcut(probcut);
     if args.book_visits == 0 {
         return Err("--book-visits must be at least 1".into());
     }
@@ -124,14 +136,14 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
             return Err("--hint-time must be in (0, 86400] seconds".into());
         }
         let engine = NboardEngine::new(
-            Searcher::new(eval, args.hash_mb),
+            make(),
             Duration::from_secs_f64(args.move_time),
             Duration::from_secs_f64(args.hint_time),
         )
         .with_book(book);
         return run_nboard(engine);
     }
-    let engine = OthelloEngine::new(eval, args.hash_mb, Duration::from_secs_f64(args.move_time))
+    let engine = OthelloEngine::new(make, Duration::from_secs_f64(args.move_time))
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
         .with_ponder(args.ponder)
         .with_max_depth(args.depth)

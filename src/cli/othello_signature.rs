@@ -41,10 +41,11 @@ pub fn signature(
     hash_mb: usize,
     eval: Evaluator,
     isa: Option<u8>,
+    probcut: Option<i32>,
 ) -> Result<(), String> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let boards: Vec<Board> = (0..positions).map(|i| position(&mut rng, i)).collect();
-    let mut s = Searcher::new(eval, hash_mb);
+    let mut s = Searcher::new(eval, hash_mb).with_probcut(probcut);
     if let Some(level) = isa {
         s.set_isa(level);
     }

@@ -8,7 +8,6 @@
 use super::bitboard::{parse_square, square_name};
 use super::board::{move_list, Board};
 use super::book::Book;
-use super::evaluator::Evaluator;
 use super::search::{Searcher, DISC};
 use crate::color::Color;
 use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
@@ -74,13 +73,12 @@ pub struct OthelloEngine {
 }
 
 impl OthelloEngine {
-    pub fn new(eval: Evaluator, hash_mb: usize, move_time: Duration) -> OthelloEngine {
+    /// An engine whose searcher `make` builds (again, should a ponder thread lose it).
+    pub fn new(make: impl Fn() -> Searcher + Send + 'static, move_time: Duration) -> OthelloEngine {
         OthelloEngine {
             state: State::start(),
             history: Vec::new(),
-            searcher: Lent::new(Searcher::new(eval.clone(), hash_mb), move || {
-                Searcher::new(eval.clone(), hash_mb)
-            }),
+            searcher: Lent::new(make(), make),
             ponder: false,
             time: TimeManager::new(move_time),
             stop: StopToken::new(),

@@ -15,6 +15,7 @@ pub mod pattern;
 pub mod pattern_file;
 pub mod pattern_fit;
 pub mod pattern_incr;
+pub mod probcut;
 pub mod refit;
 pub mod relabel;
 pub mod search;

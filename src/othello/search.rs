@@ -9,6 +9,7 @@ use super::endgame::Solver;
 use super::evaluator::Evaluator;
 use super::isa;
 use super::pattern_incr::{powers, Features, LANES};
+use super::probcut;
 use crate::search::{Deadline, Limits, Poller};
 use std::time::{Duration, Instant};
 
@@ -130,6 +131,9 @@ pub struct Searcher {
     /// the copies of the search for an evaluation that reads them (`F`).
     feats: Vec<Features>,
     powers: &'static [[u16; LANES]; 64],
+    /// ProbCut's `t` in hundredths (`probcut`), `None`: off. Only the copies that keep
+    /// pattern features (`F`) use it.
+    pub probcut: Option<i32>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -137,6 +141,21 @@ struct Move {
     sq: u8,
     score: i32,
     flips: u64,
+}
+
+/// Calls the copy of a search method for the running instruction level and evaluation
+/// kind (the constants `I` and `F` of `pvs`).
+macro_rules! per_copy {
+    ($self:ident, $f:ident ( $($arg:expr),* )) => {
+        match ($self.isa, $self.eval.uses_features()) {
+            (isa::AVX512, true) => $self.$f::<{ isa::AVX512 }, true>($($arg),*),
+            (isa::AVX512, false) => $self.$f::<{ isa::AVX512 }, false>($($arg),*),
+            (isa::AVX2, true) => $self.$f::<{ isa::AVX2 }, true>($($arg),*),
+            (isa::AVX2, false) => $self.$f::<{ isa::AVX2 }, false>($($arg),*),
+            (_, true) => $self.$f::<{ isa::PLAIN }, true>($($arg),*),
+            (_, false) => $self.$f::<{ isa::PLAIN }, false>($($arg),*),
+        }
+    };
 }
 
 impl Searcher {
@@ -152,7 +171,14 @@ impl Searcher {
             isa: isa::detect(),
             feats: vec![Features::new(&Board::start()); MAX_PLY + 2],
             powers: powers(),
+            probcut: None,
         }
+    }
+
+    /// ProbCut with selectivity `t` in hundredths (`probcut`), or off.
+    pub fn with_probcut(mut self, t: Option<i32>) -> Searcher {
+        self.probcut = t;
+        self
     }
 
     /// Runs the copy of instruction level `level` (`isa`), at most what the CPU has; the
@@ -283,26 +309,7 @@ impl Searcher {
             };
             loop {
                 let first = found.best;
-                let (score, best) = match (self.isa, self.eval.uses_features()) {
-                    (isa::AVX512, true) => {
-                        self.root::<{ isa::AVX512 }, true>(b, depth, lo, hi, &mut poller, first)
-                    }
-                    (isa::AVX512, false) => {
-                        self.root::<{ isa::AVX512 }, false>(b, depth, lo, hi, &mut poller, first)
-                    }
-                    (isa::AVX2, true) => {
-                        self.root::<{ isa::AVX2 }, true>(b, depth, lo, hi, &mut poller, first)
-                    }
-                    (isa::AVX2, false) => {
-                        self.root::<{ isa::AVX2 }, false>(b, depth, lo, hi, &mut poller, first)
-                    }
-                    (_, true) => {
-                        self.root::<{ isa::PLAIN }, true>(b, depth, lo, hi, &mut poller, first)
-                    }
-                    (_, false) => {
-                        self.root::<{ isa::PLAIN }, false>(b, depth, lo, hi, &mut poller, first)
-                    }
-                };
+                let (score, best) = per_copy!(self, root(b, depth, lo, hi, &mut poller, first));
                 if self.aborted {
                     // A move that beat the previous best in this iteration is still better.
                     if let Some(m) = best {
@@ -335,6 +342,57 @@ impl Searcher {
         found.nodes = self.nodes;
         found.exact = found.depth >= n;
         found
+    }
+
+    /// The full-window value of a plain fixed-depth search of `b`, with ProbCut off (for
+    /// fitting ProbCut's error table).
+    pub fn fixed_depth(&mut self, b: &Board, depth: u32) -> i32 {
+        let limits = Limits::new(Deadline::unlimited(), None, crate::search::StopToken::new());
+        let mut poller = limits.poller();
+        let cut = self.probcut.take();
+        self.aborted = false;
+        self.feats[0] = Features::new(b);
+        let v = per_copy!(self, pvs(b, depth, -INF, INF, 0, &mut poller));
+        self.probcut = cut;
+        v
+    }
+
+    /// ProbCut at a null-window node (`probcut`): `Some(bound)` when a shallow search
+    /// predicts the deep one fails high or low with the error table's confidence.
+    #[inline(always)]
+    fn probcut<const I: u8, const F: bool>(
+        &mut self,
+        b: &Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        poller: &mut Poller<'_>,
+    ) -> Option<i32> {
+        let t = self.probcut?;
+        let d = probcut::shallow(depth);
+        let margin = probcut::margin(depth, b.empties().count_ones(), t);
+        let hi = beta + margin;
+        if hi < 64 * DISC {
+            let v = self.pvs::<I, F>(b, d, hi - 1, hi, ply, poller);
+            if self.aborted {
+                return Some(0);
+            }
+            if v >= hi {
+                return Some(beta);
+            }
+        }
+        let lo = alpha - margin;
+        if lo > -64 * DISC {
+            let v = self.pvs::<I, F>(b, d, lo, lo + 1, ply, poller);
+            if self.aborted {
+                return Some(0);
+            }
+            if v <= lo {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// Root of one iteration: returns (score, best move) within (alpha, beta).
@@ -507,6 +565,11 @@ impl Searcher {
                 return b.final_score() * DISC;
             }
             return -self.pvs::<I, F>(&b.pass(), depth, -beta, -alpha, ply, poller);
+        }
+        if F && depth >= probcut::MIN_DEPTH && beta == alpha + 1 {
+            if let Some(v) = self.probcut::<I, F>(b, depth, alpha, beta, ply, poller) {
+                return v;
+            }
         }
         let mut list = [Move::default(); 34];
         let count = self.order::<I>(b, mv, depth, ply, tt_move, &mut list);
@@ -752,5 +815,56 @@ mod tests {
                 assert!(seen[0].nodes > 100, "{seen:?}");
             }
         }
+    }
+
+    #[test]
+    fn probcut_searches_fewer_nodes_and_never_leaves_the_score_range() {
+        // A cut returns the window's bound: scores must stay within the game's range and
+        // the move legal; a cut that never fires (or fires wrongly everywhere) shows in
+        // the node counts against the plain search of the same depth.
+        use crate::othello::bitboard::nth_square;
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(9);
+        let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let (mut plain_nodes, mut cut_nodes, mut same) = (0, 0, 0);
+        let mut tried = 0;
+        while tried < 8 {
+            let mut b = Board::start();
+            for _ in 0..rng.gen_range(14..30) {
+                let mv = b.moves();
+                if mv == 0 {
+                    b = b.pass();
+                    continue;
+                }
+                b = b
+                    .play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
+                    .unwrap();
+            }
+            if b.moves() == 0 {
+                continue;
+            }
+            tried += 1;
+            let plain = Searcher::new(Evaluator::default_patterns(), 4).deepen(&b, &unlimited(), 8);
+            let mut s = Searcher::new(Evaluator::default_patterns(), 4).with_probcut(Some(150));
+            let cut = s.deepen(&b, &unlimited(), 8);
+            assert!(cut.score.abs() <= 64 * DISC, "{cut:?}");
+            assert!(b.moves() & (1u64 << cut.best.unwrap()) != 0, "{cut:?}");
+            plain_nodes += plain.nodes;
+            cut_nodes += cut.nodes;
+            same += usize::from(plain.best == cut.best);
+            // The fitting search ignores the setting.
+            let mut off = Searcher::new(Evaluator::default_patterns(), 4);
+            s.clear();
+            assert_eq!(s.fixed_depth(&b, 5), off.fixed_depth(&b, 5));
+        }
+        assert!(cut_nodes * 2 < plain_nodes, "{cut_nodes} vs {plain_nodes}");
+        assert!(same >= 4, "{same} of 8 best moves agree");
+        // The linear evaluation has no error table: ProbCut leaves its search alone.
+        let b = Board::start().play(19).unwrap();
+        let lin = || Searcher::new(Evaluator::from(Weights::default_weights()), 4);
+        assert_eq!(
+            lin().deepen(&b, &unlimited(), 7),
+            lin().with_probcut(Some(150)).deepen(&b, &unlimited(), 7)
+        );
     }
 }
