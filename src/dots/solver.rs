@@ -614,7 +614,10 @@ impl Solver {
     /// Plays `m` (which gives a box a third side) and the opponent's forced captures as
     /// `search` would, and on an offer the boxes `decision` takes before its search; notes
     /// where they end, and takes them all back.
-    fn sacrifice_outcome(&mut self, m: u8) -> Outcome {
+    /// `images`: this position's images (`Symmetries::images`), if `narrow`; the key of
+    /// where the play-out ends is derived from them.
+    fn sacrifice_outcome(&mut self, m: u8, images: &[u64; 8], narrow: bool) -> Outcome {
+        let parent = self.drawn;
         let mut path = [0u8; 64];
         let mut n = 0;
         let mut captured = 0;
@@ -663,7 +666,15 @@ impl Solver {
             } else if self.by_sides[0] | self.by_sides[1] == 0 {
                 exact = Some(self.simple_value());
             } else {
-                probe = self.key_of(self.drawn);
+                probe = if narrow {
+                    let (key, sym) = self.sym.extend_key(images, parent, self.drawn);
+                    Probe {
+                        addr: self.tt.address(key),
+                        sym,
+                    }
+                } else {
+                    self.key_of(self.drawn)
+                };
             }
         }
         let undrawn = (self.full & !self.drawn).count_ones() as u8;
@@ -880,7 +891,7 @@ impl Solver {
                         continue;
                     }
                 }
-                let o = self.sacrifice_outcome(m);
+                let o = self.sacrifice_outcome(m, &images, narrow);
                 if o.exact.is_none() && matches!(o.kind, OutcomeKind::Quiet | OutcomeKind::Offer) {
                     self.tt.prefetch(&o.probe.addr);
                 }
