@@ -158,6 +158,8 @@ pub struct Solver {
     /// `pending` is the key of the quiet position after this node's forced captures.
     pending_after_captures: bool,
     pub nodes: u64,
+    /// Search with the copy compiled for popcnt and BMI (`search_fast`).
+    fast: bool,
     stop: Option<StopToken>,
     deadline: Option<Instant>,
     stopped: bool,
@@ -224,6 +226,7 @@ impl Solver {
             pending: None,
             pending_after_captures: false,
             nodes: 0,
+            fast: cpu_is_fast(),
             stop: None,
             deadline: None,
             stopped: false,
@@ -267,7 +270,7 @@ impl Solver {
         (self.full & !self.drawn).count_ones() as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(&mut self, e: u8) -> i32 {
         self.drawn |= 1 << e;
         let mut done = 0;
@@ -283,7 +286,7 @@ impl Solver {
         done
     }
 
-    #[inline]
+    #[inline(always)]
     fn undo(&mut self, e: u8) {
         self.drawn &= !(1 << e);
         for b in self.geo.edge_boxes(e as usize) {
@@ -296,7 +299,7 @@ impl Solver {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_safe(&self, e: u8) -> bool {
         let low = self.by_sides[0] | self.by_sides[1];
         self.geo
@@ -305,12 +308,13 @@ impl Solver {
             .all(|&b| b == GROUND || low >> b & 1 != 0)
     }
 
-    #[inline]
+    #[inline(always)]
     fn other_missing(&self, b: u8, not: u8) -> u8 {
         (self.box_mask[b as usize] & !self.drawn & !(1u128 << not)).trailing_zeros() as u8
     }
 
     /// How a three-sided box `b` may be handled (see the module comment).
+    #[inline(always)]
     fn classify(&self, b: u8) -> Capture {
         let e = (self.box_mask[b as usize] & !self.drawn).trailing_zeros() as u8;
         let n = self.geo.across(e as usize, b);
@@ -334,6 +338,7 @@ impl Solver {
         Capture::Free(e)
     }
 
+    #[inline(always)]
     fn find_capture(&self) -> Capture {
         let mut three = self.by_sides[3];
         if three == 0 {
@@ -362,6 +367,7 @@ impl Solver {
         }
     }
 
+    #[inline(always)]
     fn check_stop(&mut self) -> bool {
         if self.nodes & 1023 == 0 {
             let flag = self.stop.as_ref().is_some_and(StopToken::is_stopped);
@@ -372,7 +378,32 @@ impl Solver {
     }
 
     /// Value for the side to move, within the window (fail-soft).
+    #[inline]
     pub fn search(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast {
+            // SAFETY: `fast` is set only when the CPU has the features (`cpu_is_fast`).
+            return unsafe { self.search_fast(alpha, beta, depth) };
+        }
+        self.search_plain(alpha, beta, depth)
+    }
+
+    #[inline(never)]
+    fn search_plain(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
+        self.search_body(alpha, beta, depth)
+    }
+
+    /// The same search compiled with popcnt and BMI: a u128 popcount is two instructions
+    /// instead of some thirty on baseline x86-64. The whole recursion (`search_body` and
+    /// everything it calls per node) is inlined here, so it never leaves this copy.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn search_fast(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
+        self.search_body(alpha, beta, depth)
+    }
+
+    #[inline(always)]
+    fn search_body(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
         self.nodes += 1;
         let pending = self.pending.take();
         let after_captures = std::mem::take(&mut self.pending_after_captures);
@@ -425,7 +456,7 @@ impl Solver {
     /// mine - theirs = left mod 2): a fail-soft bound moves to the nearest value of that
     /// parity on its own side, which lets a bound answer windows one box higher or lower
     /// (MTD(f)'s second probe, and siblings whose captures shifted the window).
-    #[inline]
+    #[inline(always)]
     fn round_to_parity(&self, v: i32, alpha: i32, beta: i32) -> i32 {
         if (v - self.remaining()) & 1 == 0 {
             v
@@ -445,6 +476,7 @@ impl Solver {
     /// the boxes at stake, taking is worth `c + V(P)` and declining `-(c + V(P))`, so one
     /// search of P decides: the value is `|c + V(P)|`, never below zero (the loony-move
     /// theorem), and a window at or below zero is answered without any search.
+    #[inline(always)]
     fn decision(&mut self, take: u8, beta: i32, depth: u8) -> i32 {
         if beta <= 0 {
             return 0;
@@ -480,6 +512,7 @@ impl Solver {
     }
 
     /// The value of a simple loony endgame (every unclaimed box has two sides), exactly.
+    #[inline(always)]
     fn simple_value(&mut self) -> i32 {
         let mut comps = [0u8; 64];
         let mut k = 0;
@@ -545,6 +578,7 @@ impl Solver {
     /// `decision`), so the opener gets at most `-(n - 2)`; a loop of `n`, at most `-(n - 4)`.
     /// A chain whose two ends meet one joint is left unbounded: the opening edge gives that
     /// joint a side and can extend the chain past it.
+    #[inline(always)]
     fn dominated_sacrifices(&self, loony: &mut [i8; 128]) -> (u128, u128) {
         let mut skip = 0u128;
         let mut bounded = 0u128;
@@ -616,6 +650,7 @@ impl Solver {
     /// where they end, and takes them all back.
     /// `images`: this position's images (`Symmetries::images`), if `narrow`; the key of
     /// where the play-out ends is derived from them.
+    #[inline(always)]
     fn sacrifice_outcome(&mut self, m: u8, images: &[u64; 8], narrow: bool) -> Outcome {
         let parent = self.drawn;
         let mut path = [0u8; 64];
@@ -695,7 +730,7 @@ impl Solver {
     }
 
     /// The table address of the drawn set `drawn`.
-    #[inline]
+    #[inline(always)]
     fn key_of(&self, drawn: u128) -> Probe {
         let (key, sym) = self.sym.canonical(drawn);
         Probe {
@@ -705,7 +740,7 @@ impl Solver {
     }
 
     /// Searches child `m` (a quiet move) and folds it into `best`; true on a cutoff.
-    #[inline]
+    #[inline(always)]
     fn try_move(&mut self, m: u8, alpha: i32, beta: i32, depth: u8, best: &mut (i32, u8)) -> bool {
         self.apply(m);
         let v = -self.search(-beta, -alpha.max(best.0), depth);
@@ -717,6 +752,7 @@ impl Solver {
     }
 
     /// `pending`: this position's table address if the parent computed it already.
+    #[inline(always)]
     fn search_quiet(
         &mut self,
         mut alpha: i32,
@@ -1095,6 +1131,19 @@ impl Solver {
             }
         }
         (v, None)
+    }
+}
+
+/// Whether this CPU runs `search_fast`.
+fn cpu_is_fast() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
