@@ -73,6 +73,17 @@
 //! against 79.3 s: kept. Tried and reverted: the play-out keys derived from the node's images
 //! (same keys, no gain shown at load 7-13: 3x5 95.3, 89.4 s, 4x4 92.2, 82.2 s against
 //! 96.8, 85.0 and 73.9, 84.8 s). docs/dots-split.md has the table.
+//! 2026-12-03 (session 17), same nodes (3x4 1,108,200, 3x5 120,613,834, 4x4 99,196,905):
+//! the play-out keys again (3x5 86.0, 86.7 s against main's 86.3, 88.9 s at load 3: kept,
+//! no loss), and the search compiled a second time with popcnt and BMI (`search_fast`; the
+//! default build targets baseline x86-64, where a u128 popcount is some thirty
+//! instructions): 4x4 63.2, 54.7, 69.7, 72.7 s against main's 63.4, 66.3, 91.1, 83.1 s in
+//! pairs back to back (load 2-5), 3x5 63.2, 66.0, 87.0 s against 65.8, 64.1, 87.4 s (no
+//! gain: 4x4 computes eight images per key, 3x5 four). Tried and dropped:
+//! a near table for positions with at most U undrawn edges (3x5 nodes: U 16 in 2^20 entries
+//! +9%, U 18 in 2^20 +79%, U 18 in 2^22 +14%, no time gain; the quiet nodes peak at 21
+//! undrawn of 38, and only 8% of them have 16 or fewer); `--tt-bits 27` (3x5 105M nodes,
+//! 4x4 91.6M, but each node costs more: 4x4 72.8, 65.7 s against 59.1, 74.1 s).
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
