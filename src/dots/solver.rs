@@ -73,6 +73,17 @@
 //! against 79.3 s: kept. Tried and reverted: the play-out keys derived from the node's images
 //! (same keys, no gain shown at load 7-13: 3x5 95.3, 89.4 s, 4x4 92.2, 82.2 s against
 //! 96.8, 85.0 and 73.9, 84.8 s). docs/dots-split.md has the table.
+//! 2026-12-03 (session 17), same nodes (3x4 1,108,200, 3x5 120,613,834, 4x4 99,196,905):
+//! the play-out keys again (3x5 86.0, 86.7 s against main's 86.3, 88.9 s at load 3: kept,
+//! no loss), and the search compiled a second time with popcnt and BMI (`search_fast`; the
+//! default build targets baseline x86-64, where a u128 popcount is some thirty
+//! instructions): 4x4 63.2, 54.7, 69.7, 72.7 s against main's 63.4, 66.3, 91.1, 83.1 s in
+//! pairs back to back (load 2-5), 3x5 63.2, 66.0, 87.0 s against 65.8, 64.1, 87.4 s (no
+//! gain: 4x4 computes eight images per key, 3x5 four). Tried and dropped:
+//! a near table for positions with at most U undrawn edges (3x5 nodes: U 16 in 2^20 entries
+//! +9%, U 18 in 2^20 +79%, U 18 in 2^22 +14%, no time gain; the quiet nodes peak at 21
+//! undrawn of 38, and only 8% of them have 16 or fewer); `--tt-bits 27` (3x5 105M nodes,
+//! 4x4 91.6M, but each node costs more: 4x4 72.8, 65.7 s against 59.1, 74.1 s).
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
@@ -158,6 +169,8 @@ pub struct Solver {
     /// `pending` is the key of the quiet position after this node's forced captures.
     pending_after_captures: bool,
     pub nodes: u64,
+    /// Search with the copy compiled for popcnt and BMI (`search_fast`).
+    fast: bool,
     stop: Option<StopToken>,
     deadline: Option<Instant>,
     stopped: bool,
@@ -224,6 +237,7 @@ impl Solver {
             pending: None,
             pending_after_captures: false,
             nodes: 0,
+            fast: cpu_is_fast(),
             stop: None,
             deadline: None,
             stopped: false,
@@ -267,7 +281,7 @@ impl Solver {
         (self.full & !self.drawn).count_ones() as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(&mut self, e: u8) -> i32 {
         self.drawn |= 1 << e;
         let mut done = 0;
@@ -283,7 +297,7 @@ impl Solver {
         done
     }
 
-    #[inline]
+    #[inline(always)]
     fn undo(&mut self, e: u8) {
         self.drawn &= !(1 << e);
         for b in self.geo.edge_boxes(e as usize) {
@@ -296,7 +310,7 @@ impl Solver {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_safe(&self, e: u8) -> bool {
         let low = self.by_sides[0] | self.by_sides[1];
         self.geo
@@ -305,12 +319,13 @@ impl Solver {
             .all(|&b| b == GROUND || low >> b & 1 != 0)
     }
 
-    #[inline]
+    #[inline(always)]
     fn other_missing(&self, b: u8, not: u8) -> u8 {
         (self.box_mask[b as usize] & !self.drawn & !(1u128 << not)).trailing_zeros() as u8
     }
 
     /// How a three-sided box `b` may be handled (see the module comment).
+    #[inline(always)]
     fn classify(&self, b: u8) -> Capture {
         let e = (self.box_mask[b as usize] & !self.drawn).trailing_zeros() as u8;
         let n = self.geo.across(e as usize, b);
@@ -334,6 +349,7 @@ impl Solver {
         Capture::Free(e)
     }
 
+    #[inline(always)]
     fn find_capture(&self) -> Capture {
         let mut three = self.by_sides[3];
         if three == 0 {
@@ -362,6 +378,7 @@ impl Solver {
         }
     }
 
+    #[inline(always)]
     fn check_stop(&mut self) -> bool {
         if self.nodes & 1023 == 0 {
             let flag = self.stop.as_ref().is_some_and(StopToken::is_stopped);
@@ -372,7 +389,32 @@ impl Solver {
     }
 
     /// Value for the side to move, within the window (fail-soft).
+    #[inline]
     pub fn search(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast {
+            // SAFETY: `fast` is set only when the CPU has the features (`cpu_is_fast`).
+            return unsafe { self.search_fast(alpha, beta, depth) };
+        }
+        self.search_plain(alpha, beta, depth)
+    }
+
+    #[inline(never)]
+    fn search_plain(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
+        self.search_body(alpha, beta, depth)
+    }
+
+    /// The same search compiled with popcnt and BMI: a u128 popcount is two instructions
+    /// instead of some thirty on baseline x86-64. The whole recursion (`search_body` and
+    /// everything it calls per node) is inlined here, so it never leaves this copy.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn search_fast(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
+        self.search_body(alpha, beta, depth)
+    }
+
+    #[inline(always)]
+    fn search_body(&mut self, alpha: i32, beta: i32, depth: u8) -> i32 {
         self.nodes += 1;
         let pending = self.pending.take();
         let after_captures = std::mem::take(&mut self.pending_after_captures);
@@ -425,7 +467,7 @@ impl Solver {
     /// mine - theirs = left mod 2): a fail-soft bound moves to the nearest value of that
     /// parity on its own side, which lets a bound answer windows one box higher or lower
     /// (MTD(f)'s second probe, and siblings whose captures shifted the window).
-    #[inline]
+    #[inline(always)]
     fn round_to_parity(&self, v: i32, alpha: i32, beta: i32) -> i32 {
         if (v - self.remaining()) & 1 == 0 {
             v
@@ -445,6 +487,7 @@ impl Solver {
     /// the boxes at stake, taking is worth `c + V(P)` and declining `-(c + V(P))`, so one
     /// search of P decides: the value is `|c + V(P)|`, never below zero (the loony-move
     /// theorem), and a window at or below zero is answered without any search.
+    #[inline(always)]
     fn decision(&mut self, take: u8, beta: i32, depth: u8) -> i32 {
         if beta <= 0 {
             return 0;
@@ -480,6 +523,7 @@ impl Solver {
     }
 
     /// The value of a simple loony endgame (every unclaimed box has two sides), exactly.
+    #[inline(always)]
     fn simple_value(&mut self) -> i32 {
         let mut comps = [0u8; 64];
         let mut k = 0;
@@ -545,6 +589,7 @@ impl Solver {
     /// `decision`), so the opener gets at most `-(n - 2)`; a loop of `n`, at most `-(n - 4)`.
     /// A chain whose two ends meet one joint is left unbounded: the opening edge gives that
     /// joint a side and can extend the chain past it.
+    #[inline(always)]
     fn dominated_sacrifices(&self, loony: &mut [i8; 128]) -> (u128, u128) {
         let mut skip = 0u128;
         let mut bounded = 0u128;
@@ -614,7 +659,11 @@ impl Solver {
     /// Plays `m` (which gives a box a third side) and the opponent's forced captures as
     /// `search` would, and on an offer the boxes `decision` takes before its search; notes
     /// where they end, and takes them all back.
-    fn sacrifice_outcome(&mut self, m: u8) -> Outcome {
+    /// `images`: this position's images (`Symmetries::images`), if `narrow`; the key of
+    /// where the play-out ends is derived from them.
+    #[inline(always)]
+    fn sacrifice_outcome(&mut self, m: u8, images: &[u64; 8], narrow: bool) -> Outcome {
+        let parent = self.drawn;
         let mut path = [0u8; 64];
         let mut n = 0;
         let mut captured = 0;
@@ -663,7 +712,15 @@ impl Solver {
             } else if self.by_sides[0] | self.by_sides[1] == 0 {
                 exact = Some(self.simple_value());
             } else {
-                probe = self.key_of(self.drawn);
+                probe = if narrow {
+                    let (key, sym) = self.sym.extend_key(images, parent, self.drawn);
+                    Probe {
+                        addr: self.tt.address(key),
+                        sym,
+                    }
+                } else {
+                    self.key_of(self.drawn)
+                };
             }
         }
         let undrawn = (self.full & !self.drawn).count_ones() as u8;
@@ -684,7 +741,7 @@ impl Solver {
     }
 
     /// The table address of the drawn set `drawn`.
-    #[inline]
+    #[inline(always)]
     fn key_of(&self, drawn: u128) -> Probe {
         let (key, sym) = self.sym.canonical(drawn);
         Probe {
@@ -694,7 +751,7 @@ impl Solver {
     }
 
     /// Searches child `m` (a quiet move) and folds it into `best`; true on a cutoff.
-    #[inline]
+    #[inline(always)]
     fn try_move(&mut self, m: u8, alpha: i32, beta: i32, depth: u8, best: &mut (i32, u8)) -> bool {
         self.apply(m);
         let v = -self.search(-beta, -alpha.max(best.0), depth);
@@ -706,6 +763,7 @@ impl Solver {
     }
 
     /// `pending`: this position's table address if the parent computed it already.
+    #[inline(always)]
     fn search_quiet(
         &mut self,
         mut alpha: i32,
@@ -880,7 +938,7 @@ impl Solver {
                         continue;
                     }
                 }
-                let o = self.sacrifice_outcome(m);
+                let o = self.sacrifice_outcome(m, &images, narrow);
                 if o.exact.is_none() && matches!(o.kind, OutcomeKind::Quiet | OutcomeKind::Offer) {
                     self.tt.prefetch(&o.probe.addr);
                 }
@@ -1084,6 +1142,19 @@ impl Solver {
             }
         }
         (v, None)
+    }
+}
+
+/// Whether this CPU runs `search_fast`.
+fn cpu_is_fast() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 

@@ -68,7 +68,7 @@ pub struct Table {
 
 /// A bijection of 40-bit numbers (xor-shifts and odd multipliers are invertible modulo
 /// 2^40) that spreads neighbouring drawn sets over the buckets.
-#[inline]
+#[inline(always)]
 fn mix40(mut x: u64) -> u64 {
     const M: u64 = (1 << DIRECT_BITS) - 1;
     x ^= x >> 21;
@@ -89,7 +89,7 @@ impl Table {
     }
 
     /// The address of the canonical drawn set `key`.
-    #[inline]
+    #[inline(always)]
     pub fn address(&self, key: u128) -> Address {
         let bits = self.buckets.len().trailing_zeros();
         if self.direct {
@@ -109,7 +109,7 @@ impl Table {
 
     /// Asks the memory system for a bucket that will be read soon, so the misses of all
     /// children of a node overlap instead of following one another.
-    #[inline]
+    #[inline(always)]
     pub fn prefetch(&self, a: &Address) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is only a hint and never faults; `bucket` is in the table.
@@ -122,7 +122,7 @@ impl Table {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, a: &Address) -> Option<Hit> {
         let w = *self.buckets[a.bucket]
             .0
@@ -146,7 +146,7 @@ impl Table {
     /// bounds; otherwise the entry replaces the same position's, else the bucket's entry
     /// with the least work below it (undrawn edges; depth on big boards), so the costly
     /// entries near the root survive the flood of small ones near the leaves.
-    #[inline]
+    #[inline(always)]
     pub fn put(&mut self, a: &Address, value: i32, alpha: i32, beta: i32, depth: u8, mv: u8) {
         let value = value.clamp(-63, 62);
         let mut lower = if value > alpha { value } else { -127 };
@@ -197,6 +197,7 @@ impl Table {
 }
 
 /// The inverse of `mix40`.
+#[inline(always)]
 fn unmix40(mut x: u64) -> u64 {
     const M: u64 = (1 << DIRECT_BITS) - 1;
     x ^= x >> 20;
