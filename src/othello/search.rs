@@ -684,6 +684,22 @@ mod tests {
     use super::*;
     use crate::othello::eval::Weights;
     use crate::search::StopToken;
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+
+    /// The position after `plies` uniformly random moves (passes included) from the start.
+    fn random_plies(rng: &mut SmallRng, plies: u32) -> Board {
+        let mut b = Board::start();
+        for _ in 0..plies {
+            let mv = b.moves();
+            if mv == 0 {
+                b = b.pass();
+                continue;
+            }
+            let sq = crate::othello::bitboard::nth_square(mv, rng.gen_range(0..mv.count_ones()));
+            b = b.play(sq).unwrap();
+        }
+        b
+    }
 
     fn limits(ms: u64) -> Limits {
         Limits::new(
@@ -777,22 +793,11 @@ mod tests {
         // The copies differ in instructions only: the same moves, scores and node counts,
         // with either evaluation (the linear one counts stable discs, the patterns read
         // mobility).
-        use crate::othello::bitboard::nth_square;
-        use rand::{rngs::SmallRng, Rng, SeedableRng};
         let mut rng = SmallRng::seed_from_u64(4);
         let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
         for _ in 0..6 {
-            let mut b = Board::start();
-            for _ in 0..rng.gen_range(12..34) {
-                let mv = b.moves();
-                if mv == 0 {
-                    b = b.pass();
-                    continue;
-                }
-                b = b
-                    .play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
-                    .unwrap();
-            }
+            let plies = rng.gen_range(12..34);
+            let b = random_plies(&mut rng, plies);
             if b.moves() == 0 {
                 continue;
             }
@@ -822,24 +827,13 @@ mod tests {
         // A cut returns the window's bound: scores must stay within the game's range and
         // the move legal; a cut that never fires (or fires wrongly everywhere) shows in
         // the node counts against the plain search of the same depth.
-        use crate::othello::bitboard::nth_square;
-        use rand::{rngs::SmallRng, Rng, SeedableRng};
         let mut rng = SmallRng::seed_from_u64(9);
         let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
         let (mut plain_nodes, mut cut_nodes, mut same) = (0, 0, 0);
         let mut tried = 0;
         while tried < 8 {
-            let mut b = Board::start();
-            for _ in 0..rng.gen_range(14..30) {
-                let mv = b.moves();
-                if mv == 0 {
-                    b = b.pass();
-                    continue;
-                }
-                b = b
-                    .play(nth_square(mv, rng.gen_range(0..mv.count_ones())))
-                    .unwrap();
-            }
+            let plies = rng.gen_range(14..30);
+            let b = random_plies(&mut rng, plies);
             if b.moves() == 0 {
                 continue;
             }
