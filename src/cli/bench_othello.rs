@@ -2,6 +2,7 @@
 use crate::othello::bitboard::{parse_square, square_name};
 use crate::othello::board::{perft, Board};
 use crate::othello::endgame::Solver;
+use crate::othello::evaluator::Evaluator;
 use clap::Subcommand;
 use std::time::{Duration, Instant};
 
@@ -250,11 +251,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             probcut,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            let eval = match weights {
-                Some(p) => crate::othello::evaluator::Evaluator::load(&p)?,
-                None if eval == "linear" => crate::othello::eval::Weights::default_weights().into(),
-                None => crate::othello::evaluator::Evaluator::default_patterns(),
-            };
+            let eval = Evaluator::chosen(weights.as_deref(), &eval)?;
             depth(
                 ms,
                 hash_mb,
@@ -270,10 +267,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             weights,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            let eval = match weights {
-                Some(p) => crate::othello::evaluator::Evaluator::load(&p)?,
-                None => crate::othello::evaluator::Evaluator::default_patterns(),
-            };
+            let eval = Evaluator::chosen(weights.as_deref(), "pattern")?;
             super::othello_probcut::probcut_fit(
                 &positions,
                 count,
@@ -296,13 +290,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             isa,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            let eval = if let Some(p) = weights {
-                crate::othello::evaluator::Evaluator::load(&p)?
-            } else if eval == "linear" {
-                crate::othello::eval::Weights::default_weights().into()
-            } else {
-                crate::othello::evaluator::Evaluator::default_patterns()
-            };
+            let eval = Evaluator::chosen(weights.as_deref(), &eval)?;
             super::othello_signature::signature(
                 depth.clamp(1, 20),
                 positions,
@@ -383,10 +371,7 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             if !(0.0..=1.0).contains(&mix) || shards == 0 || shard >= shards {
                 return Err("--mix in [0, 1], --shard below --shards".into());
             }
-            let eval = match weights {
-                Some(p) => crate::othello::evaluator::Evaluator::load(&p)?,
-                None => crate::othello::evaluator::Evaluator::default_patterns(),
-            };
+            let eval = Evaluator::chosen(weights.as_deref(), "pattern")?;
             super::othello_train::relabel(
                 &positions,
                 &out,

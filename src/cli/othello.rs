@@ -1,6 +1,5 @@
 //! `quartet othello`: the Othello engine as a GTP server on stdin/stdout.
 use crate::othello::book::Book;
-use crate::othello::eval::Weights;
 use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
 use crate::othello::nboard::{Flow, NboardEngine};
@@ -96,11 +95,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
         return Err("--solve-time must be in (0, 86400] seconds".into());
     }
-    let eval = match &args.weights {
-        Some(p) => Evaluator::load(p)?,
-        None if args.eval == "linear" => Evaluator::from(Weights::default_weights()),
-        None => Evaluator::default_patterns(),
-    };
+    let eval = Evaluator::chosen(args.weights.as_deref(), &args.eval)?;
     if !(0.0..=10.0).contains(&args.probcut) {
         return Err("--probcut must be between 0 (off) and 10".into());
     }

@@ -34,6 +34,18 @@ impl Evaluator {
         Evaluator::from(decode(DEFAULT_PATTERNS).expect("embedded pattern weights decode"))
     }
 
+    /// The evaluation the command-line options name: the weights file if given, else the
+    /// built-in `linear` weights or (any other name) the built-in pattern tables.
+    pub fn chosen(weights: Option<&std::path::Path>, name: &str) -> Result<Evaluator, String> {
+        match weights {
+            Some(p) => Evaluator::load(p),
+            None if name == "linear" => {
+                Ok(Evaluator::from(super::eval::Weights::default_weights()))
+            }
+            None => Ok(Evaluator::default_patterns()),
+        }
+    }
+
     /// Static evaluation in centi-discs for the side to move.
     #[inline]
     pub fn evaluate(&self, b: &Board) -> i32 {
