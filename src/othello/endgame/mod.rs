@@ -23,11 +23,12 @@
 //!
 //! Tried and dropped (2026-12-03, FFO #40-#49, 1.114 G nodes as kept): the root guess from
 //! the pattern midgame search at depths 12-13 (mean error 2.5 discs against 5.0): 1.106 G
-//! nodes if only the selective passes start from it, 1.26-1.31 G if the exact passes do
-//! (a failing first probe without the successes' table moves costs more than the extra
-//! probes); the pattern evaluation in the ordering searches from 14, 18 or 22 empties
-//! (1.094 G, 1.016 G, 1.080 G nodes, each node dearer: 51.7, 45.7, 40.2 s against 40.2 s in
-//! the same series); `SHALLOW` 8 (1.205 G, 5% slower); a separate 4-8 MB region of the
+//! nodes if only the selective passes start from it, 1.185 G if the exact passes do too,
+//! 1.244 G in place of the selective passes (a failing first probe without the successes'
+//! table moves costs more than the extra probes); the pattern evaluation, computed from
+//! scratch, in the ordering searches from 14, 18 or 22 empties (1.094 G, 1.016 G, 1.080 G
+//! nodes, each node dearer: 51.7, 45.7, 40.2 s against 40.2 s in the same series; with
+//! incremental features, as the midgame search keeps them, 18 might pay); `SHALLOW` 8 (1.205 G, 5% slower); a separate 4-8 MB region of the
 //! table for positions below 11-13 empties (no gain in alternated runs); children's stored
 //! bounds as an ordering hint (+0.5% nodes). On this machine one binary's time spreads over
 //! 31-40 CPU-s between runs, so only node counts compare without repeats.
