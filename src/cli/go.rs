@@ -58,6 +58,10 @@ pub struct GoArgs {
     /// before playing a random move); 0 turns it off.
     #[arg(long, default_value_t = 0.0)]
     pub global_capture: f64,
+    /// Last good reply with forgetting in the playouts (Baier and Drake 2010): `off`,
+    /// `first` (before the capture answers), `after-captures` or `before-random`.
+    #[arg(long, default_value = "off", value_parser = ["off", "first", "after-captures", "before-random"])]
+    pub lgrf: String,
     /// Dynamic komi in handicap games: the search counts with this many extra points of
     /// komi per handicap stone (White asked for less, Black for more), falling linearly
     /// to the game's komi; 0 turns it off.
@@ -105,6 +109,12 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         return Err("--global-capture must be in [0, 1]".into());
     }
     crate::go::playout::set_global_capture(args.global_capture);
+    crate::go::lgrf::set_stage(match args.lgrf.as_str() {
+        "first" => crate::go::lgrf::FIRST,
+        "after-captures" => crate::go::lgrf::AFTER_CAPTURES,
+        "before-random" => crate::go::lgrf::BEFORE_RANDOM,
+        _ => crate::go::lgrf::OFF,
+    });
     let config = PlayerConfig {
         playouts: args.playouts,
         threads: args.threads,

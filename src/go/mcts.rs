@@ -18,6 +18,7 @@ use std::time::Instant;
 use super::board::{Board, Move, Point};
 use super::features;
 use super::ladder;
+use super::lgrf::{self, Replies};
 use super::patterns;
 use super::playout::{self, Amaf};
 use super::weak::{self, WeakStrings};
@@ -139,6 +140,8 @@ pub struct Tree {
     /// The first search thread's generator; it also seeds the others.
     rng: SmallRng,
     amaf: Box<Amaf>,
+    /// The first search thread's last good replies, kept from move to move.
+    replies: Box<Replies>,
     /// The ownership (+1 Black's, -1 White's) the previous search ended with, for the
     /// weak-group priors before this search has its own; empty when there was none.
     prev_owner: Vec<f32>,
@@ -167,6 +170,7 @@ struct Root<'a> {
 struct Worker<'a> {
     rng: &'a mut SmallRng,
     amaf: &'a mut Amaf,
+    replies: &'a mut Replies,
     /// New children, made before they go into the tree.
     kids: Vec<Node>,
     /// The ownership the weak-group priors read (empty: none yet), copied from the tree
@@ -210,6 +214,7 @@ impl Tree {
             history: history.to_vec(),
             rng: SmallRng::seed_from_u64(seed),
             amaf: Box::new(Amaf::new()),
+            replies: Box::new(Replies::new()),
             prev_owner: Vec::new(),
         };
         t.grown.nodes.push(Node::new(Move::Pass));
@@ -340,6 +345,7 @@ impl Tree {
         let mut first = Worker {
             rng: &mut self.rng,
             amaf: &mut self.amaf,
+            replies: &mut self.replies,
             kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
             owner: root.prev_owner.to_vec(),
             owner_at: 0,
@@ -355,9 +361,11 @@ impl Tree {
                     s.spawn(move || {
                         let mut rng = SmallRng::seed_from_u64(seed);
                         let mut amaf = Box::new(Amaf::new());
+                        let mut replies = Box::new(Replies::new());
                         let mut w = Worker {
                             rng: &mut rng,
                             amaf: &mut amaf,
+                            replies: &mut replies,
                             kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
                             owner: root.prev_owner.to_vec(),
                             owner_at: 0,
@@ -517,6 +525,11 @@ fn lock<'a, 'b>(grown: &'a Mutex<&'b mut Grown>) -> MutexGuard<'a, &'b mut Grown
 fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
     let mut board = root.board.clone();
     w.amaf.clear();
+    let learn = lgrf::stage() != lgrf::OFF;
+    if learn {
+        w.replies
+            .begin(board.to_move(), board.last2_move(), board.last_move());
+    }
     let mut path: [u32; 512] = [0; 512];
     let mut depth = 0usize;
     let mut idx = 0usize;
@@ -556,6 +569,9 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
                     w.amaf.record(c, p);
                 }
             }
+            if learn {
+                w.replies.record(c, mv);
+            }
             board.play_legal(c, mv);
             path[depth] = idx as u32;
             depth += 1;
@@ -575,8 +591,12 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
         // position is worth without our next move.
         board.set_to_move(root.board.to_move().opponent());
     }
-    let balance = playout::run(&mut board, true, w.rng, Some(w.amaf));
+    let replies = learn.then_some(&mut *w.replies);
+    let balance = playout::run(&mut board, true, w.rng, Some(w.amaf), replies);
     let margin = balance as f32 - root.komi;
+    if learn {
+        w.replies.learn(margin > 0.0);
+    }
     let mut g = lock(grown);
     g.record_ownership(&board);
     g.backup(root, &path[..depth], margin, w.amaf);

@@ -10,6 +10,7 @@ pub mod gogui;
 pub mod gtp;
 pub mod handicap;
 pub mod ladder;
+pub mod lgrf;
 pub mod live_gfx;
 pub mod mcts;
 pub mod mm;

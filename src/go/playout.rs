@@ -9,6 +9,7 @@ use rand::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::board::{Board, Move, Point, MAX_POINTS};
+use super::lgrf::{self, Replies};
 use super::tactics::{self, push, Candidates};
 use super::{ladder, patterns};
 use crate::color::Color;
@@ -164,12 +165,22 @@ pub(crate) fn capture_moves(
 }
 
 /// Chooses the next playout move for `c` with the heavy policy.
-pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
+pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng, replies: Option<&Replies>) -> Move {
     let mut cand: Candidates = [0; 16];
+    let stage = if replies.is_some() {
+        lgrf::stage()
+    } else {
+        lgrf::OFF
+    };
     if let Some(Move::Play(last)) = b.last_move() {
         // A capture of three to six stones leaves an eye space with one vital point.
         if let Some(p) = tactics::eye_poke(b) {
             if b.is_legal(c, p) {
+                return Move::Play(p);
+            }
+        }
+        if stage == lgrf::FIRST {
+            if let Some(p) = good_reply(b, c, replies, rng) {
                 return Move::Play(p);
             }
         }
@@ -179,6 +190,11 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
                 tactics::captures_near(b, c, prev, &mut cand, &mut n);
             }
             if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
+                return Move::Play(p);
+            }
+        }
+        if stage == lgrf::AFTER_CAPTURES {
+            if let Some(p) = good_reply(b, c, replies, rng) {
                 return Move::Play(p);
             }
         }
@@ -211,6 +227,11 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
             }
         }
     }
+    if stage == lgrf::BEFORE_RANDOM {
+        if let Some(p) = good_reply(b, c, replies, rng) {
+            return Move::Play(p);
+        }
+    }
     let global = f64::from_bits(PROB_GLOBAL_CAPTURE.load(Ordering::Relaxed));
     if global > 0.0 && rng.gen_bool(global) {
         let mut n = 0;
@@ -220,6 +241,26 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng) -> Move {
         }
     }
     random_move(b, c, rng, PROB_RANDOM_SELF_ATARI_REJECT)
+}
+
+/// The stored last good reply (`lgrf`) to the last two moves, if it is a move the
+/// heuristics would accept.
+#[inline]
+fn good_reply(b: &Board, c: Color, replies: Option<&Replies>, rng: &mut SmallRng) -> Option<Point> {
+    let r = replies?;
+    for p in r
+        .reply(c, b.last2_move(), b.last_move())
+        .into_iter()
+        .flatten()
+    {
+        if b.is_empty(p) && b.is_legal(c, p) && !b.is_eye(c, p) {
+            if is_self_atari(b, c, p) && rng.gen_bool(PROB_HEURISTIC_SELF_ATARI_REJECT) {
+                continue;
+            }
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// Picks a random acceptable candidate; candidates are consumed in random order.
@@ -275,13 +316,21 @@ pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, reject_self_atari: f
 
 /// Plays a simulation to the end and returns the final board's area balance
 /// (black minus white, komi not included), counting eyes as territory.
-pub fn run(b: &mut Board, heavy: bool, rng: &mut SmallRng, mut amaf: Option<&mut Amaf>) -> i32 {
+/// With `replies`, the playout tries their stored replies (`lgrf`) and adds its moves
+/// to their record.
+pub fn run(
+    b: &mut Board,
+    heavy: bool,
+    rng: &mut SmallRng,
+    mut amaf: Option<&mut Amaf>,
+    mut replies: Option<&mut Replies>,
+) -> i32 {
     let limit = 3 * b.size() * b.size();
     let mut passes = 0;
     for _ in 0..limit {
         let c = b.to_move();
         let mv = if heavy {
-            heavy_move(b, c, rng)
+            heavy_move(b, c, rng, replies.as_deref())
         } else {
             random_move(b, c, rng, 0.0)
         };
@@ -293,6 +342,9 @@ pub fn run(b: &mut Board, heavy: bool, rng: &mut SmallRng, mut amaf: Option<&mut
                     a.record(c, p);
                 }
             }
+        }
+        if let Some(r) = replies.as_deref_mut() {
+            r.record(c, mv);
         }
         b.play_legal(c, mv);
         if passes >= 2 {
@@ -359,6 +411,41 @@ mod tests {
     }
 
     #[test]
+    fn a_stored_reply_is_played_unless_it_is_occupied_or_fills_an_own_eye() {
+        // Black A2 and B1 make A1 an eye; then Black E5 and White E6 are the last moves.
+        let rows = [
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            "X........",
+            ".X.......",
+        ];
+        let mut b = board(&rows);
+        let (e5, e6) = (Move::Play(b.point(4, 4)), Move::Play(b.point(4, 5)));
+        assert!(b.play(Black, e5) && b.play(White, e6));
+        let mut rng = SmallRng::seed_from_u64(5);
+        let stored = |reply: Point| {
+            let mut r = Replies::new();
+            r.begin(Black, Some(e5), Some(e6));
+            r.record(Black, Move::Play(reply));
+            r.learn(true);
+            r
+        };
+        let f6 = b.point(5, 5);
+        assert_eq!(good_reply(&b, Black, Some(&stored(f6)), &mut rng), Some(f6));
+        let (a1, b1) = (b.point(0, 0), b.point(1, 0));
+        assert_eq!(good_reply(&b, Black, Some(&stored(a1)), &mut rng), None);
+        assert_eq!(good_reply(&b, Black, Some(&stored(b1)), &mut rng), None);
+        assert_eq!(good_reply(&b, Black, None, &mut rng), None);
+        // White has no stored reply to these moves.
+        assert_eq!(good_reply(&b, White, Some(&stored(f6)), &mut rng), None);
+    }
+
+    #[test]
     fn a_laddered_string_does_not_extend_in_the_playout() {
         let d3 = |b: &Board| b.point(3, 2);
         let mut cand = [0; 16];
@@ -407,7 +494,7 @@ mod tests {
         for seed in 0..400 {
             let mut rng = SmallRng::seed_from_u64(seed);
             let mut copy = b.clone();
-            let mv = heavy_move(&mut copy, Black, &mut rng);
+            let mv = heavy_move(&mut copy, Black, &mut rng, None);
             if mv == Move::Play(f5) || mv == Move::Play(d4) {
                 hits += 1;
             }
@@ -427,7 +514,7 @@ mod tests {
         for seed in 0..50 {
             let mut rng = SmallRng::seed_from_u64(seed);
             let mut copy = b.clone();
-            assert_eq!(heavy_move(&mut copy, Black, &mut rng), Move::Play(c3));
+            assert_eq!(heavy_move(&mut copy, Black, &mut rng, None), Move::Play(c3));
         }
     }
 }
