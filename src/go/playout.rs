@@ -253,7 +253,7 @@ fn good_reply(b: &Board, c: Color, replies: Option<&Replies>, rng: &mut SmallRng
         .into_iter()
         .flatten()
     {
-        if b.is_empty(p) && b.is_legal(c, p) && !b.is_eye(c, p) {
+        if b.is_legal(c, p) && !b.is_eye(c, p) {
             if is_self_atari(b, c, p) && rng.gen_bool(PROB_HEURISTIC_SELF_ATARI_REJECT) {
                 continue;
             }
