@@ -32,6 +32,17 @@
 //! table for positions below 11-13 empties (no gain in alternated runs); children's stored
 //! bounds as an ordering hint (+0.5% nodes). On this machine one binary's time spreads over
 //! 31-40 CPU-s between runs, so only node counts compare without repeats.
+//! 2026-12-03 (session 20; exact-search nodes, #40-#49 then #50-#52, main 1,114.2 M and
+//! 1,420.1 M): `SORT_WINDOW` 16 or 24 (1,074.1 M and 1,069.3 M, but 1,619.5 M and
+//! 1,621.4 M on #50-#52: ten positions are too few to tune on; check a second set); a
+//! fourth selective pass or wider third ones, e.g. (2, 12), (3, 12), (6, 15) with window
+//! 24 (1,022.4 M, 1,651.3 M); the ordering search skipped or 1-2 plies shallower at
+//! expected all-nodes (Edax's node types: 1.46-5.17 G nodes), one ply deeper at expected
+//! cut-nodes (1,100.8 M); the beta-side stability cut-off (no change); the full move
+//! ordering at 8 empties (-0.5%, dearer); stable edge discs (an exact 64 KB edge table,
+//! Edax's edge stability) instead of corner stability in the ordering: 1,101.0 M and
+//! 1,377.6 M, the same CPU time (31.1-31.8 s against 30.0-32.5 s alternated); the full
+//! `stability::stable` there: 1,077.9 M and 1,387.3 M but dearer.
 use super::bitboard::moves;
 use super::board::Board;
 use super::isa;
