@@ -16,24 +16,38 @@ const QUADRANTS: [u64; 4] = [
 ];
 
 impl Solver {
-    per_isa!(shallow, shallow_body, shallow_wide, shallow_fast, shallow_plain, (b: Board, alpha: i32, beta: i32, n: u32, passed: bool));
+    per_isa!(shallow, shallow_body, shallow_wide, shallow_fast, shallow_plain, (b: Board, alpha: i32, beta: i32, n: u32, list: u64, parity: u32, passed: bool));
     per_isa!(solve_4, solve_4_body, solve_4_wide, solve_4_fast, solve_4_plain, (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 4], passed: bool));
     per_isa!(solve_3, solve_3_body, solve_3_wide, solve_3_fast, solve_3_plain, (p: u64, o: u64, alpha: i32, beta: i32, sq: [u8; 3], passed: bool));
     per_isa!(solve_2, solve_2_body, solve_2_wide, solve_2_fast, solve_2_plain, (p: u64, o: u64, alpha: i32, beta: i32, x: u8, y: u8, passed: bool));
 
-    /// Plain alpha-beta over 5..=`SHALLOW` empties: parity order, no move mask, squares
-    /// without an adjacent opponent disc skipped before any flip computation.
+    /// Entry to the last `SHALLOW` plies from a position with `n` empties: lists them once
+    /// (`presorted`) with their quadrants' parity, so the levels below neither scan square
+    /// classes nor count quadrants again.
     #[inline(always)]
+    pub(super) fn shallow_entry<const I: u8>(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        let empties = b.empties();
+        self.shallow::<I>(b, alpha, beta, n, presorted(empties), parity_bits(empties), false)
+    }
+
+    /// Plain alpha-beta over 5..=`SHALLOW` empties: parity order, no move mask, squares
+    /// without an adjacent opponent disc skipped before any flip computation. `list` holds
+    /// the `n` empty squares a byte each in `SQUARE_CLASSES` order; `parity` has bit `q` set
+    /// when quadrant `q` holds an odd number of them.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn shallow_body<const I: u8>(
         &mut self,
         b: Board,
         mut alpha: i32,
         beta: i32,
         n: u32,
+        list: u64,
+        parity: u32,
         passed: bool,
     ) -> i32 {
         if n <= 4 {
-            return self.small::<I>(b, alpha, beta);
+            return self.small::<I>(b, alpha, beta, n, list, parity);
         }
         self.nodes += 1;
         if alpha >= stability_threshold(n) {
@@ -42,30 +56,27 @@ impl Solver {
                 return bound;
             }
         }
-        let empties = b.empties();
-        let odd = odd_quadrants(empties);
         let mut best = -65;
-        for set in [empties & odd, empties & !odd] {
-            for class in SQUARE_CLASSES {
-                let mut e = set & class;
-                while e != 0 {
-                    let sq = e.trailing_zeros() as usize;
-                    e &= e - 1;
-                    if NEIGHBOUR[sq] & b.o == 0 {
-                        continue;
-                    }
-                    let f = flips_f::<I>(b.p, b.o, sq);
-                    if f == 0 {
-                        continue;
-                    }
-                    let v = -self.shallow::<I>(b.play_flips(sq, f), -beta, -alpha, n - 1, false);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if alpha >= beta {
-                                return best;
-                            }
+        for odd in [true, false] {
+            for i in 0..n {
+                let sq = (list >> (8 * i)) as u8 as usize;
+                let q = QUADRANT_BIT[sq];
+                if (parity & q != 0) != odd || NEIGHBOUR[sq] & b.o == 0 {
+                    continue;
+                }
+                let f = flips_f::<I>(b.p, b.o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let child = without(list, i);
+                let next = b.play_flips(sq, f);
+                let v = -self.shallow::<I>(next, -beta, -alpha, n - 1, child, parity ^ q, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
                         }
                     }
                 }
@@ -76,31 +87,28 @@ impl Solver {
                 // Neither side can move: the game is over.
                 return b.final_score();
             }
-            return -self.shallow::<I>(b.pass(), -beta, -alpha, n, true);
+            return -self.shallow::<I>(b.pass(), -beta, -alpha, n, list, parity, true);
         }
         best
     }
 
-    /// Entry to the last four empties: lists them once, odd quadrants first, so the
-    /// levels below work on named squares instead of bitboard scans.
+    /// Entry to the last four empties: puts the squares of `list` in odd-quadrant-first
+    /// order, so the levels below work on named squares instead of bitboard scans.
     #[inline(always)]
-    pub(super) fn small<const I: u8>(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
-        let empties = b.empties();
-        let odd = odd_quadrants(empties);
+    fn small<const I: u8>(&mut self, b: Board, alpha: i32, beta: i32, n: u32, list: u64, parity: u32) -> i32 {
         let mut sq = [0u8; 4];
         let mut k = 0;
-        for set in [empties & odd, empties & !odd] {
-            for class in SQUARE_CLASSES {
-                let mut e = set & class;
-                while e != 0 && k < 4 {
-                    sq[k] = e.trailing_zeros() as u8;
-                    e &= e - 1;
+        for odd in [true, false] {
+            for i in 0..n {
+                let s = (list >> (8 * i)) as u8;
+                if (parity & QUADRANT_BIT[s as usize] != 0) == odd {
+                    sq[k] = s;
                     k += 1;
                 }
             }
         }
         let (p, o) = (b.p, b.o);
-        match k {
+        match n {
             4 => self.solve_4::<I>(p, o, alpha, beta, sq, false),
             3 => self.solve_3::<I>(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
             2 => self.solve_2::<I>(p, o, alpha, beta, sq[0], sq[1], false),
@@ -274,6 +282,51 @@ pub(super) fn odd_quadrants(empties: u64) -> u64 {
     }
     odd
 }
+
+/// The empty squares, at most eight, a byte each from the lowest: `SQUARE_CLASSES` in
+/// order, ascending within a class (the order the bitboard scans used).
+#[inline]
+fn presorted(empties: u64) -> u64 {
+    let mut list = 0u64;
+    let mut k = 0;
+    for class in SQUARE_CLASSES {
+        let mut e = empties & class;
+        while e != 0 && k < 8 {
+            list |= (e.trailing_zeros() as u64) << (8 * k);
+            e &= e - 1;
+            k += 1;
+        }
+    }
+    list
+}
+
+/// `list` without its byte `i`.
+#[inline(always)]
+fn without(list: u64, i: u32) -> u64 {
+    let below = (1u64 << (8 * i)) - 1;
+    (list & below) | ((list >> 8) & !below)
+}
+
+/// Bit `q` set when quadrant `q` (`QUADRANTS`) holds an odd number of empties.
+#[inline]
+fn parity_bits(empties: u64) -> u32 {
+    let mut bits = 0;
+    for (q, mask) in QUADRANTS.iter().enumerate() {
+        bits |= ((empties & mask).count_ones() & 1) << q;
+    }
+    bits
+}
+
+/// `QUADRANT_BIT[sq]`: the bit of the quadrant holding `sq` in `parity_bits`.
+static QUADRANT_BIT: [u32; 64] = {
+    let mut t = [0u32; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = 1 << ((sq / 32) * 2 + (sq % 8) / 4);
+        sq += 1;
+    }
+    t
+};
 
 /// Score with exactly one empty square `sq`, the side to move owning `p`: whoever can play
 /// there does (side to move first), then the game is over. Flip counts come from

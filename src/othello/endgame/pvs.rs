@@ -16,7 +16,7 @@ impl Solver {
     #[inline(always)]
     fn search_body<const I: u8>(&mut self, b: Board, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         if n <= SHALLOW {
-            return self.shallow::<I>(b, alpha, beta, n, false);
+            return self.shallow_entry::<I>(b, alpha, beta, n);
         }
         self.nodes += 1;
         // Compared with a threshold, not `nodes % k == 0`: this runs only at table nodes
