@@ -138,6 +138,12 @@ impl Solver {
     ) -> i32 {
         const REST: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
         self.nodes += 1;
+        if alpha >= stability_threshold(4) {
+            let bound = 64 - 2 * stable(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
         let mut best = -65;
         for (i, rest) in REST.iter().enumerate() {
             let x = sq[i] as usize;
