@@ -11,7 +11,7 @@
 //!   mobility and parity only.
 //! - `SHALLOW` (7) or fewer: no table, no sorting; empties are tried odd-parity quadrants first
 //!   (the player who gets the last move of a region usually gains), flips computed directly
-//!   without generating a move mask.
+//!   without generating a move mask; the stability cut-off down to 3 empties.
 //! - one empty: counted, not searched.
 //!
 //! Scores are disc differences for the side to move, empties to the winner.
@@ -43,6 +43,17 @@
 //! Edax's edge stability) instead of corner stability in the ordering: 1,101.0 M and
 //! 1,377.6 M, the same CPU time (31.1-31.8 s against 30.0-32.5 s alternated); the full
 //! `stability::stable` there: 1,077.9 M and 1,387.3 M but dearer.
+//! 2026-12-04 (session 21; times from runs paired on the two cores, one binary per core,
+//! swapped each round, as the host's speed drifts by 10% within minutes): kept the
+//! byte-list last plies and the stability cut-off at 4 and 3 empties (`last_plies`).
+//! Tried: Edax's lazy cut-off in the last empty's count (no gain); the exact edge
+//! stability (an exact 64 KB edge table) as the seed of the cut-off's `stable` (-0.5%
+//! nodes, 2.5% slower; branch `oth27-edge`); a cheap cut-off from the discs on no line
+//! through an empty at 3-4 empties (almost never cuts); `ETC_EMPTIES` 11 or 12 (943 M /
+//! 961 M nodes against 938 M, the same time); the exact MTD(f) passes started 2 below or
+//! above the selective passes' score (+1.5% / +14% nodes); one aspiration PVS in a window
+//! of +-1 or +-3 around that score in place of the exact probes (the same nodes as the two
+//! probes it replaces).
 use super::bitboard::moves;
 use super::board::Board;
 use super::isa;
