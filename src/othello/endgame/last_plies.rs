@@ -78,8 +78,7 @@ impl Solver {
         }
         self.nodes += 1;
         if alpha >= stability_threshold(n) {
-            let bound = 64 - 2 * stable(b.o, b.p).count_ones() as i32;
-            if bound <= alpha {
+            if let Some(bound) = stability_cut(b.p, b.o, alpha) {
                 return bound;
             }
         }
@@ -98,14 +97,8 @@ impl Solver {
                 let child = without(list, i);
                 let next = b.play_flips(sq, f);
                 let v = -self.shallow::<I>(next, -beta, -alpha, n - 1, child, parity ^ q, false);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            return best;
-                        }
-                    }
+                if raise(v, &mut best, &mut alpha, beta) {
+                    return best;
                 }
             }
         }
@@ -174,8 +167,7 @@ impl Solver {
         const REST: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
         self.nodes += 1;
         if alpha >= stability_threshold(4) {
-            let bound = 64 - 2 * stable(o, p).count_ones() as i32;
-            if bound <= alpha {
+            if let Some(bound) = stability_cut(p, o, alpha) {
                 return bound;
             }
         }
@@ -191,14 +183,8 @@ impl Solver {
             }
             let three = [sq[rest[0]], sq[rest[1]], sq[rest[2]]];
             let v = -self.solve_3::<I>(o & !f, p | f | (1u64 << x), -beta, -alpha, three, false);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                return best;
             }
         }
         if best == -65 {
@@ -224,8 +210,7 @@ impl Solver {
         const REST: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
         self.nodes += 1;
         if alpha >= STABILITY_3 {
-            let bound = 64 - 2 * stable(o, p).count_ones() as i32;
-            if bound <= alpha {
+            if let Some(bound) = stability_cut(p, o, alpha) {
                 return bound;
             }
         }
@@ -241,14 +226,8 @@ impl Solver {
             }
             let (a, b) = (sq[rest[0]], sq[rest[1]]);
             let v = -self.solve_2::<I>(o & !f, p | f | (1u64 << x), -beta, -alpha, a, b, false);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                return best;
             }
         }
         if best == -65 {
@@ -286,14 +265,8 @@ impl Solver {
             // The position after the move counts as a node, as a searched one would.
             self.nodes += 1;
             let v = -last_one(o & !f, b);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                return best;
             }
         }
         if best == -65 {
@@ -304,6 +277,28 @@ impl Solver {
         }
         best
     }
+}
+
+/// The negamax step after a child's score `v`: raises `best` and `alpha`; true on a
+/// beta cut-off.
+#[inline(always)]
+fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return *alpha >= beta;
+        }
+    }
+    false
+}
+
+/// The stability cut-off: when the opponent (`o`) already owns so many discs it can never
+/// lose that the side to move (`p`) cannot beat `alpha`, that bound.
+#[inline(always)]
+pub(super) fn stability_cut(p: u64, o: u64, alpha: i32) -> Option<i32> {
+    let bound = 64 - 2 * stable(o, p).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 /// Squares grouped best-first for the unsorted last plies (Edax's presorted order):

@@ -1,11 +1,11 @@
 //! Sorted principal-variation search for positions with more than `SHALLOW` empties, with
 //! the transposition table from `TABLE_EMPTIES` on.
+use super::last_plies::stability_cut;
 use super::order::EVAL_ORDER_EMPTIES;
 use super::order::{pick, Move};
 use super::{Solver, CHECK_INTERVAL, ETC_EMPTIES, SHALLOW, TABLE_EMPTIES};
 use crate::othello::bitboard::moves_f;
 use crate::othello::board::Board;
-use crate::othello::stability::stable;
 use std::time::Instant;
 
 impl Solver {
@@ -32,8 +32,7 @@ impl Solver {
             return 0;
         }
         if alpha >= stability_threshold(n) {
-            let bound = 64 - 2 * stable(b.o, b.p).count_ones() as i32;
-            if bound <= alpha {
+            if let Some(bound) = stability_cut(b.p, b.o, alpha) {
                 return bound;
             }
         }
