@@ -6,19 +6,11 @@
 //! and a parity word): each node then walks its `n` squares twice (odd quadrants, then
 //! even) instead of scanning twelve class-and-parity masks and counting the quadrants
 //! again. Same nodes in the same order; FFO #40-#49 about 4% less time (session 21).
-use super::pvs::stability_threshold;
+use super::pvs::stability_cut;
 use super::Solver;
 use crate::othello::bitboard::{flips_f, NEIGHBOUR};
 use crate::othello::board::Board;
 use crate::othello::lastflip::count_last_flip;
-use crate::othello::stability::stable;
-
-/// Alpha from which the 3-empties level tries the stability cut-off (the 4-empties level
-/// uses `stability_threshold(4)`, as Edax's `search_solve_4` does; Edax stops there).
-/// FFO #40-#49, session 21: the cut-off at 4 empties took the nodes from 1,114 M to
-/// 938 M and the time by 7-12% (runs paired on the two cores); at 3 empties from alpha 6
-/// to 894 M and about 1% less time (never from alpha 10: no gain).
-const STABILITY_3: i32 = 6;
 
 /// The four 4x4 quadrants, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -77,10 +69,8 @@ impl Solver {
             return self.small::<I>(b, alpha, beta, n, list, parity);
         }
         self.nodes += 1;
-        if alpha >= stability_threshold(n) {
-            if let Some(bound) = stability_cut(b.p, b.o, alpha) {
-                return bound;
-            }
+        if let Some(bound) = stability_cut(b.p, b.o, alpha, n) {
+            return bound;
         }
         let mut best = -65;
         for odd in [true, false] {
@@ -166,10 +156,8 @@ impl Solver {
     ) -> i32 {
         const REST: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
         self.nodes += 1;
-        if alpha >= stability_threshold(4) {
-            if let Some(bound) = stability_cut(p, o, alpha) {
-                return bound;
-            }
+        if let Some(bound) = stability_cut(p, o, alpha, 4) {
+            return bound;
         }
         let mut best = -65;
         for (i, rest) in REST.iter().enumerate() {
@@ -209,10 +197,8 @@ impl Solver {
     ) -> i32 {
         const REST: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
         self.nodes += 1;
-        if alpha >= STABILITY_3 {
-            if let Some(bound) = stability_cut(p, o, alpha) {
-                return bound;
-            }
+        if let Some(bound) = stability_cut(p, o, alpha, 3) {
+            return bound;
         }
         let mut best = -65;
         for (i, rest) in REST.iter().enumerate() {
@@ -293,14 +279,6 @@ fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
     false
 }
 
-/// The stability cut-off: when the opponent (`o`) already owns so many discs it can never
-/// lose that the side to move (`p`) cannot beat `alpha`, that bound.
-#[inline(always)]
-pub(super) fn stability_cut(p: u64, o: u64, alpha: i32) -> Option<i32> {
-    let bound = 64 - 2 * stable(o, p).count_ones() as i32;
-    (bound <= alpha).then_some(bound)
-}
-
 /// Squares grouped best-first for the unsorted last plies (Edax's presorted order):
 /// corners; the inner ring; the A and B edge squares; the squares between edge and centre;
 /// C squares; X squares and the four centre squares (always full by then).
@@ -316,10 +294,11 @@ const SQUARE_CLASSES: [u64; 6] = [
 /// Union of the quadrants holding an odd number of empties.
 #[inline]
 pub(super) fn odd_quadrants(empties: u64) -> u64 {
+    let bits = parity_bits(empties);
     let mut odd = 0u64;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() & 1 == 1 {
-            odd |= q;
+    for (q, mask) in QUADRANTS.iter().enumerate() {
+        if bits >> q & 1 != 0 {
+            odd |= mask;
         }
     }
     odd
@@ -364,7 +343,13 @@ static QUADRANT_BIT: [u32; 64] = {
     let mut t = [0u32; 64];
     let mut sq = 0;
     while sq < 64 {
-        t[sq] = 1 << ((sq / 32) * 2 + (sq % 8) / 4);
+        let mut q = 0;
+        while q < 4 {
+            if QUADRANTS[q] >> sq & 1 != 0 {
+                t[sq] = 1 << q;
+            }
+            q += 1;
+        }
         sq += 1;
     }
     t
