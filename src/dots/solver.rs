@@ -135,6 +135,8 @@ struct Outcome {
     /// Undrawn edges of the quiet position.
     undrawn: u8,
     probe: Probe,
+    /// The quiet position's images, when `probe` was derived from the node's (`narrow`).
+    images: [u64; 8],
 }
 
 /// Strokes `decision` takes at most before it searches.
@@ -168,6 +170,9 @@ pub struct Solver {
     pending: Option<Probe>,
     /// `pending` is the key of the quiet position after this node's forced captures.
     pending_after_captures: bool,
+    /// The images (`Symmetries::images`) of the position `pending` is the key of, when
+    /// the parent derived them from its own.
+    pending_images: Option<[u64; 8]>,
     pub nodes: u64,
     /// Search with the copy compiled for popcnt and BMI (`search_fast`).
     fast: bool,
@@ -236,6 +241,7 @@ impl Solver {
             memo: LoonyMemo::default(),
             pending: None,
             pending_after_captures: false,
+            pending_images: None,
             nodes: 0,
             fast: cpu_is_fast(),
             stop: None,
@@ -418,6 +424,7 @@ impl Solver {
         self.nodes += 1;
         let pending = self.pending.take();
         let after_captures = std::mem::take(&mut self.pending_after_captures);
+        let pending_images = self.pending_images.take();
         if self.check_stop() {
             return 0;
         }
@@ -437,7 +444,14 @@ impl Solver {
         let (a, b) = (alpha - gained, beta - gained);
         let v = match cap {
             Capture::None => {
-                self.search_quiet(a, b, depth, pending.filter(|_| (n > 0) == after_captures))
+                let usable = (n > 0) == after_captures;
+                self.search_quiet(
+                    a,
+                    b,
+                    depth,
+                    pending.filter(|_| usable),
+                    pending_images.filter(|_| usable),
+                )
             }
             Capture::Decision(take, _) => self.decision(take, b, depth),
             // Several offers: taking from each in turn ends in a decision, worth >= 0.
@@ -705,6 +719,7 @@ impl Solver {
         };
         let mut probe = Probe::default();
         let mut exact = None;
+        let mut out = [0u64; 8];
         if matches!(kind, OutcomeKind::Quiet | OutcomeKind::Offer) {
             // `search_quiet` answers these two without the table.
             if self.drawn == self.full {
@@ -713,7 +728,7 @@ impl Solver {
                 exact = Some(self.simple_value());
             } else {
                 probe = if narrow {
-                    let (key, sym) = self.sym.extend_key(images, parent, self.drawn);
+                    let (key, sym) = self.sym.extend_images(images, parent, self.drawn, &mut out);
                     Probe {
                         addr: self.tt.address(key),
                         sym,
@@ -737,6 +752,7 @@ impl Solver {
             exact,
             undrawn,
             probe,
+            images: out,
         }
     }
 
@@ -748,6 +764,20 @@ impl Solver {
             addr: self.tt.address(key),
             sym,
         }
+    }
+
+    /// Hands the key and images of the child after safe move `m` to that child.
+    #[inline(always)]
+    fn set_pending_child(&mut self, images: &[u64; 8], m: u8) {
+        let mut child = [0u64; 8];
+        let (key, sym) = self
+            .sym
+            .child_images(images, self.drawn, m as usize, &mut child);
+        self.pending = Some(Probe {
+            addr: self.tt.address(key),
+            sym,
+        });
+        self.pending_images = Some(child);
     }
 
     /// Searches child `m` (a quiet move) and folds it into `best`; true on a cutoff.
@@ -762,7 +792,8 @@ impl Solver {
         best.0 >= beta
     }
 
-    /// `pending`: this position's table address if the parent computed it already.
+    /// `pending`: this position's table address if the parent computed it already, and
+    /// `pending_images` its images if the parent derived them.
     #[inline(always)]
     fn search_quiet(
         &mut self,
@@ -770,6 +801,7 @@ impl Solver {
         mut beta: i32,
         depth: u8,
         pending: Option<Probe>,
+        pending_images: Option<[u64; 8]>,
     ) -> i32 {
         if self.drawn == self.full {
             return 0;
@@ -785,8 +817,8 @@ impl Solver {
             return self.evaluate();
         }
         // The images of this position give its own key and its children's.
-        let mut images = [0u64; 8];
-        let mut have_images = false;
+        let mut images = pending_images.unwrap_or([0u64; 8]);
+        let mut have_images = pending_images.is_some();
         let here = match pending {
             Some(p) => p,
             None => {
@@ -845,6 +877,9 @@ impl Solver {
         'moves: {
             // The table's move first.
             if hint != u8::MAX {
+                if have_images && unsafe_edges >> hint & 1 == 0 {
+                    self.set_pending_child(&images, hint);
+                }
                 let cut = self.try_move(hint, alpha, beta, child_depth, &mut best);
                 if self.stopped {
                     return 0;
@@ -908,7 +943,11 @@ impl Solver {
                 if closed >> i & 1 != 0 {
                     continue;
                 }
-                self.pending = Some(probe(i));
+                if narrow {
+                    self.set_pending_child(&images, m);
+                } else {
+                    self.pending = Some(probe(i));
+                }
                 let cut = self.try_move(m, alpha, beta, child_depth, &mut best);
                 if self.stopped {
                     return 0;
@@ -1012,6 +1051,9 @@ impl Solver {
                 if o.kind == OutcomeKind::Quiet && o.exact.is_none() {
                     self.pending = Some(o.probe);
                     self.pending_after_captures = true;
+                    if narrow {
+                        self.pending_images = Some(o.images);
+                    }
                 }
                 let cut = self.try_move(o.mv, alpha, beta, child_depth, &mut best);
                 if self.stopped {

@@ -19,6 +19,10 @@ pub struct Symmetries {
     /// included): half the cache footprint and cheaper arithmetic in the solver's most
     /// frequent computation.
     narrow: Vec<[[u64; 256]; 8]>,
+    /// `edge_images[e][s]`: the image of edge `e` alone under symmetry `s` (narrow boards),
+    /// so a child's images are its parent's with one OR each, from a table that stays in
+    /// the first-level cache.
+    edge_images: Vec<[u64; 8]>,
     /// Edge permutation of each symmetry (for mapping moves).
     perms: Vec<Vec<u8>>,
     inverse: Vec<Vec<u8>>,
@@ -168,10 +172,24 @@ impl Symmetries {
         } else {
             Vec::new()
         };
+        let edge_images = if narrow.is_empty() {
+            Vec::new()
+        } else {
+            (0..n)
+                .map(|e| {
+                    let mut out = [0u64; 8];
+                    for (o, t) in out.iter_mut().zip(&narrow) {
+                        *o = t[e / 8][1 << (e % 8)];
+                    }
+                    out
+                })
+                .collect()
+        };
         Symmetries {
             n_bytes,
             tables,
             narrow,
+            edge_images,
             perms,
             inverse,
             groups,
@@ -204,6 +222,20 @@ impl Symmetries {
     /// instead, and the tables send that edge to its image's normalised place.
     #[inline(always)]
     pub fn child_key(&self, images: &[u64; 8], drawn: u128, e: usize) -> (u128, usize) {
+        let mut child = [0u64; 8];
+        self.child_images(images, drawn, e, &mut child)
+    }
+
+    /// `child_key`, also writing the child's images (those `images` would compute for
+    /// `drawn | 1 << e`) into `out`.
+    #[inline(always)]
+    pub fn child_images(
+        &self,
+        images: &[u64; 8],
+        drawn: u128,
+        e: usize,
+        out: &mut [u64; 8],
+    ) -> (u128, usize) {
         let e = match self.group_of[e] {
             NO_GROUP => e,
             g => {
@@ -211,9 +243,12 @@ impl Symmetries {
                 self.group_edges[g as usize][(drawn & mask).count_ones() as usize] as usize
             }
         };
+        let bits = &self.edge_images[e];
+        let count = self.narrow.len();
         let mut best = (u64::MAX, 0);
-        for (s, t) in self.narrow.iter().enumerate() {
-            let k = images[s] | t[e / 8][1 << (e % 8)];
+        for s in 0..count {
+            let k = images[s] | bits[s];
+            out[s] = k;
             if k < best.0 {
                 best = (k, s);
             }
@@ -226,6 +261,19 @@ impl Symmetries {
     /// parent's OR the image of the normalised difference, a few bytes.
     #[inline(always)]
     pub fn extend_key(&self, images: &[u64; 8], parent: u128, drawn: u128) -> (u128, usize) {
+        let mut out = [0u64; 8];
+        self.extend_images(images, parent, drawn, &mut out)
+    }
+
+    /// `extend_key`, also writing the images of `drawn` into `out`.
+    #[inline(always)]
+    pub fn extend_images(
+        &self,
+        images: &[u64; 8],
+        parent: u128,
+        drawn: u128,
+        out: &mut [u64; 8],
+    ) -> (u128, usize) {
         let d = (self.normalise(drawn) ^ self.normalise(parent)) as u64;
         let mut bytes = [(0usize, 0usize); 8];
         let mut n = 0;
@@ -242,6 +290,7 @@ impl Symmetries {
             for &(b, v) in &bytes[..n] {
                 k |= t[b][v];
             }
+            out[s] = k;
             if k < best.0 {
                 best = (k, s);
             }
@@ -362,6 +411,10 @@ mod tests {
                 for e in (0..n).filter(|&e| x >> e & 1 == 0) {
                     let k = s.child_key(&images, x, e);
                     assert_eq!(k.0, s.canonical(x | 1 << e).0, "{c}x{r} {x:b} + {e}");
+                    let (mut child, mut direct) = ([0u64; 8], [0u64; 8]);
+                    assert_eq!(s.child_images(&images, x, e, &mut child), k);
+                    assert!(s.images(x | 1 << e, &mut direct));
+                    assert_eq!(child, direct, "{c}x{r} {x:b} + {e}");
                     tried += (s.group_of[e] != NO_GROUP) as usize;
                 }
             }
@@ -387,6 +440,10 @@ mod tests {
                 assert!(s.images(x, &mut images));
                 let k = s.extend_key(&images, x, x | more);
                 assert_eq!(k, s.canonical(x | more), "{c}x{r} {x:b} + {more:b}");
+                let (mut out, mut direct) = ([0u64; 8], [0u64; 8]);
+                assert_eq!(s.extend_images(&images, x, x | more, &mut out), k);
+                assert!(s.images(x | more, &mut direct));
+                assert_eq!(out, direct, "{c}x{r} {x:b} + {more:b}");
             }
         }
     }
