@@ -114,7 +114,8 @@ pub struct BenchDotsArgs {
     #[arg(long, default_value = "3x3")]
     pub solve: String,
     /// log2 of the transposition-table entries (8 bytes each). Default by board size:
-    /// edges - 9, within 16..=26 (3x4: 22 = 32 MB, 4x4: 26 = 512 MB).
+    /// edges - 9, within 16..=27 and at most a quarter of the memory (3x4: 22 = 32 MB,
+    /// 3x5 and 4x4: 27 = 1 GB).
     #[arg(long)]
     pub tt_bits: Option<u32>,
     /// Instead of solving: cut the tree of this board (CxR) after `--depth` edges and

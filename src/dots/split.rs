@@ -374,9 +374,16 @@ pub fn solve_task_with(
     Ok(answers)
 }
 
-/// The table size `bench dots` uses for a board: edges - 9, within 16..=26.
+/// The table size `bench dots` uses for a board: edges - 9, within 16..=27 (1 GB), and
+/// no more than a quarter of the machine's memory. 2^27 entries beat 2^26 on 3x5 and 4x4
+/// (fewer nodes, and the same cost a node on this 2 MB-page table: docs/dots-split.md).
 pub fn default_tt_bits(geo: &Geometry) -> u32 {
-    (geo.n_edges() as u32).saturating_sub(9).clamp(16, 26)
+    let quarter_mib = crate::memory::physical_mib().map_or(u64::MAX, |m| m / 4);
+    let mut bits = (geo.n_edges() as u32).saturating_sub(9).clamp(16, 27);
+    while bits > 16 && (8u64 << bits) >> 20 > quarter_mib {
+        bits -= 1;
+    }
+    bits
 }
 
 fn result_path(task: &Path) -> PathBuf {
@@ -569,6 +576,23 @@ fn at_least(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_table_grows_with_the_board_within_a_quarter_of_memory() {
+        let bits = |c, r| default_tt_bits(&Geometry::new(c, r).unwrap());
+        assert_eq!(bits(2, 2), 16);
+        let quarter = crate::memory::physical_mib().map_or(u64::MAX, |m| m / 4);
+        for (c, r, want) in [(3, 4, 22), (3, 5, 27), (4, 4, 27), (4, 5, 27), (5, 5, 27)] {
+            let b = bits(c, r);
+            assert!(b <= want && b >= 16, "{c}x{r}: {b}");
+            assert!(b == 16 || (8u64 << b) >> 20 <= quarter, "{c}x{r}: {b}");
+            // Only a small machine gets less than the board asks for.
+            assert!(
+                b == want || (8u64 << (b + 1)) >> 20 > quarter,
+                "{c}x{r}: {b}"
+            );
+        }
+    }
 
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("quartet-split-{name}-{}", std::process::id()));
