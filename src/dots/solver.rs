@@ -1120,7 +1120,11 @@ impl Solver {
     pub fn solve(&mut self) -> i32 {
         let rem = self.remaining();
         let (mut lower, mut upper) = (-rem, rem);
-        let mut g = 0;
+        // The first guess: 0, or -1 when an odd number of boxes is left (exact values have
+        // that parity, and 0 would first ask whether the value is at least +1). Rounding
+        // down searched fewer nodes on every odd board tried (3x5: 97.8 M against 104.9 M,
+        // 3x3: 27.6 K against 33.1 K, 1x3 to 1x7, 3x1, 5x1; docs/dots-split.md).
+        let mut g = -(rem & 1);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
             g = self.search(beta - 1, beta, EXACT);

@@ -187,9 +187,10 @@ impl Table {
                 i
             }
             // An empty slot first: working out the others' work means unmixing their keys.
-            None => b.iter().position(|&x| !occupied(x)).unwrap_or_else(|| {
-                (0..4).min_by_key(|&i| work(b[i])).unwrap_or(0)
-            }),
+            None => b
+                .iter()
+                .position(|&x| !occupied(x))
+                .unwrap_or_else(|| (0..4).min_by_key(|&i| work(b[i])).unwrap_or(0)),
         };
         b[slot] = a.key
             | code(lower) << LOWER_SHIFT
