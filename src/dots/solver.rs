@@ -84,6 +84,11 @@
 //! +9%, U 18 in 2^20 +79%, U 18 in 2^22 +14%, no time gain; the quiet nodes peak at 21
 //! undrawn of 38, and only 8% of them have 16 or fewer); `--tt-bits 27` (3x5 105M nodes,
 //! 4x4 91.6M, but each node costs more: 4x4 72.8, 65.7 s against 59.1, 74.1 s).
+//! 2026-12-04 (session 22): children get their symmetry images from the parent (same
+//! nodes, 6-10% less time), 2^27 entries became the default (alone on a quiet host each
+//! node no longer cost more), and MTD(f) starts from -1 on odd boards (3x5 97.8M nodes):
+//! 4x4 median 56.0 s, 3x5 58.4 s. Dropped: no ETC below 10-14 undrawn edges, ordering safe
+//! children by their stored bounds (3x4 +0.1% to +49% nodes). docs/dots-split.md has it all.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
