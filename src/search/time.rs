@@ -86,7 +86,9 @@ impl Clock {
         };
         Clock {
             main_left: main,
-            in_overtime: false,
+            // Overtime with no main time before it (`time_settings 0 T 1`, a fixed time per
+            // move) starts at the first move: nothing a move saves is banked.
+            in_overtime: main.is_zero() && count > 0,
             period_left: period,
             count,
         }
@@ -432,6 +434,28 @@ mod tests {
             tm.time_left(&s(&["b", "-10", "0"])),
             Err(GtpError::syntax())
         );
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_banks_nothing_from_the_first_move() {
+        // `time_settings 0 1 1`, what match referees send for "1 s a move": the first
+        // move is already in overtime, so a move stopped early saves nothing.
+        let mut tm = TimeManager::new(Duration::from_secs(5));
+        tm.time_settings(&s(&["0", "1", "1"])).unwrap();
+        for c in [Color::Black, Color::White] {
+            assert!(!tm.banks_savings(c));
+            let (soft, hard) = tm.budget(c, 30);
+            assert_eq!(soft, hard);
+            assert_eq!(soft, margin(Duration::from_secs(1)));
+        }
+        tm.spent(Color::Black, ms(800));
+        assert!(!tm.banks_savings(Color::Black));
+        // With main time first, savings bank until overtime, and a period of ten stones
+        // banks within the period.
+        tm.time_settings(&s(&["60", "1", "1"])).unwrap();
+        assert!(tm.banks_savings(Color::Black));
+        tm.time_settings(&s(&["0", "30", "10"])).unwrap();
+        assert!(tm.banks_savings(Color::Black));
     }
 
     #[test]
