@@ -58,6 +58,10 @@ pub struct GoArgs {
     /// before playing a random move); 0 turns it off.
     #[arg(long, default_value_t = 0.0)]
     pub global_capture: f64,
+    /// Simulations after which a tree move's own win rate weighs as much as its RAVE
+    /// (all-moves-as-first) value; smaller trusts RAVE for fewer simulations.
+    #[arg(long, default_value_t = crate::go::mcts::DEFAULT_RAVE_EQUIV)]
+    pub rave_equiv: f32,
     /// Last good reply with forgetting in the playouts (Baier and Drake 2010): `off`,
     /// `first` (before the capture answers), `after-captures` or `before-random`.
     #[arg(long, default_value = "off", value_parser = ["off", "first", "after-captures", "before-random"])]
@@ -109,6 +113,10 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         return Err("--global-capture must be in [0, 1]".into());
     }
     crate::go::playout::set_global_capture(args.global_capture);
+    if !(1.0..=1e7).contains(&args.rave_equiv) {
+        return Err("--rave-equiv must be in [1, 10000000]".into());
+    }
+    crate::go::mcts::set_rave_equiv(args.rave_equiv);
     crate::go::lgrf::set_stage(match args.lgrf.as_str() {
         "first" => crate::go::lgrf::FIRST,
         "after-captures" => crate::go::lgrf::AFTER_CAPTURES,

@@ -11,7 +11,7 @@
 //! a node counts its visit on the way down, so the threads spread over different lines.
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -24,7 +24,15 @@ use super::playout::{self, Amaf};
 use super::weak::{self, WeakStrings};
 use crate::color::Color;
 
-const RAVE_EQUIV: f32 = 3500.0;
+/// The default of `RAVE_EQUIV`, the simulations after which a child's own mean weighs as
+/// much as its RAVE value (Michi's 3500).
+pub const DEFAULT_RAVE_EQUIV: f32 = 3500.0;
+/// `quartet go --rave-equiv`, as f32 bits; fixed at startup.
+static RAVE_EQUIV: AtomicU32 = AtomicU32::new(DEFAULT_RAVE_EQUIV.to_bits());
+
+pub fn set_rave_equiv(e: f32) {
+    RAVE_EQUIV.store(e.to_bits(), Ordering::Relaxed);
+}
 const MIN_PLAYOUTS: u64 = 16;
 const EXPAND_VISITS: u32 = 8;
 const UCB_C: f32 = 0.02;
@@ -84,14 +92,14 @@ impl Node {
     }
 
     #[inline]
-    fn urgency(&self, log_parent: f32) -> f32 {
+    fn urgency(&self, log_parent: f32, rave_equiv: f32) -> f32 {
         let v = self.visits as f32 + self.prior_visits;
         let mean = (self.wins + self.prior_wins) / v;
         let value = if self.rave_visits == 0 {
             mean
         } else {
             let av = self.rave_visits as f32;
-            let beta = av / (av + v + v * av / RAVE_EQUIV);
+            let beta = av / (av + v + v * av / rave_equiv);
             beta * (self.rave_wins / av) + (1.0 - beta) * mean
         };
         value + UCB_C * (log_parent / v).sqrt()
@@ -669,11 +677,12 @@ impl Grown {
     fn select(&self, idx: usize) -> usize {
         let node = self.nodes[idx];
         let log_parent = ((node.visits + 1) as f32).ln();
+        let rave_equiv = f32::from_bits(RAVE_EQUIV.load(Ordering::Relaxed));
         let (f, n) = (node.first_child as usize, node.n_children as usize);
         let mut best = f;
         let mut best_u = f32::NEG_INFINITY;
         for i in f..f + n {
-            let u = self.nodes[i].urgency(log_parent);
+            let u = self.nodes[i].urgency(log_parent, rave_equiv);
             if u > best_u {
                 best_u = u;
                 best = i;
