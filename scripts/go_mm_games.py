@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-"""GNU Go self-play games on 9x9 for the Go move-prediction fit (`quartet bench go mm`).
+"""Self-play games on 9x9 for the Go move-prediction fit (`quartet bench go-mm`).
 
-One GNU Go process plays both colours over GTP. Every game opens with 1-4 random moves on the
+One GNU Go process (or any GTP engine given by --engine, e.g. Pachi) plays both colours. Every game opens with 1-4 random moves on the
 third to seventh lines (so the games differ; these are marked and not used as training
-targets), then GNU Go at a level drawn per game plays both sides to two passes.
+targets), then GNU Go at a level drawn per game (level 0 is written for --engine) plays both sides to
+two passes or a resignation.
 Output: one game per line, `size 9 komi 7 random K level L moves C3 D4 ... pass pass`.
 
     nice -n 10 python3 scripts/go_mm_games.py --games 1000 --seed 1 --out games-1.txt
+
+    python3 scripts/go_mm_games.py --games 500 --seed 11 --out pachi-11.txt \
+        --engine "/tmp/pachi/pachi --nojoseki -t =2000 threads=1 -s 11"
 
 Run two with different seeds on two cores; the records stay out of the repository.
 """
 import argparse
 import random
+import shlex
 import subprocess
 import sys
 
@@ -24,14 +29,16 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
     ap.add_argument("--gnugo", default="/usr/games/gnugo")
+    ap.add_argument("--engine", help="GTP engine command instead of GNU Go (no levels)")
     ap.add_argument("--levels", default="0,1,1,2", help="GNU Go levels, one drawn per game")
     ap.add_argument("--max-moves", type=int, default=160)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     levels = [int(x) for x in a.levels.split(",")]
+    cmd = shlex.split(a.engine) if a.engine else [a.gnugo, "--mode", "gtp", "--seed", str(a.seed)]
     proc = subprocess.Popen(
-        [a.gnugo, "--mode", "gtp", "--seed", str(a.seed)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True, bufsize=1,
     )
 
     def gtp(cmd):
@@ -41,7 +48,7 @@ def main():
         while True:
             line = proc.stdout.readline()
             if line == "":
-                sys.exit("gnugo exited")
+                sys.exit("the engine exited")
             if line.strip() == "":
                 if lines:
                     break
@@ -56,9 +63,10 @@ def main():
     gtp("komi 7")
     with open(a.out, "a") as out:
         for g in range(a.games):
-            level = rng.choice(levels)
+            level = 0 if a.engine else rng.choice(levels)
             gtp("clear_board")
-            gtp(f"level {level}")
+            if not a.engine:
+                gtp(f"level {level}")
             k = rng.randint(1, 4)
             moves = []
             colour = "b"

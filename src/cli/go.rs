@@ -58,6 +58,10 @@ pub struct GoArgs {
     /// before playing a random move); 0 turns it off.
     #[arg(long, default_value_t = 0.0)]
     pub global_capture: f64,
+    /// Probability of the playouts' nakade stage: after a move that walls in a small eye
+    /// space (three to six points in a killing shape), play its vital point; 0 turns it off.
+    #[arg(long, default_value_t = crate::go::playout::DEFAULT_NAKADE)]
+    pub nakade: f64,
     /// Simulations after which a tree move's own win rate weighs as much as its RAVE
     /// (all-moves-as-first) value; smaller trusts RAVE for fewer simulations.
     #[arg(long, default_value_t = crate::go::mcts::DEFAULT_RAVE_EQUIV)]
@@ -113,6 +117,10 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         return Err("--global-capture must be in [0, 1]".into());
     }
     crate::go::playout::set_global_capture(args.global_capture);
+    if !(0.0..=1.0).contains(&args.nakade) {
+        return Err("--nakade must be in [0, 1]".into());
+    }
+    crate::go::playout::set_nakade(args.nakade);
     if !(1.0..=1e7).contains(&args.rave_equiv) {
         return Err("--rave-equiv must be in [1, 10000000]".into());
     }

@@ -27,6 +27,10 @@ pub struct GoMmArgs {
     /// diamonds out (a version 1 weights file).
     #[arg(long, default_value_t = 0)]
     pub diamond_min: usize,
+    /// Weights files to score on the same held-out positions beside the fitted model
+    /// (e.g. data/go/mm-v2.txt, to see whether a fit to other games predicts them better).
+    #[arg(long, num_args = 1..)]
+    pub compare: Vec<String>,
 }
 
 pub fn run(a: GoMmArgs) -> Result<(), String> {
@@ -115,6 +119,17 @@ pub fn run(a: GoMmArgs) -> Result<(), String> {
         fitted.log_likelihood,
         uniform.log_likelihood
     );
+    for path in &a.compare {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let other = Gammas::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+        test.assign_diamonds(other.diamonds());
+        let p = mm::evaluate(&test, &other);
+        println!(
+            "{path}: top-1 {:.2}% held out, log-likelihood {:.4}",
+            100.0 * p.rate(),
+            p.log_likelihood
+        );
+    }
     if let Some(out) = a.out {
         let comment = format!(
             "fitted by `quartet bench go-mm --iterations {}{}` to {} games ({} positions), \

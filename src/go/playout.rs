@@ -2,8 +2,9 @@
 //! own eye) and the heavy policy the search uses, the 9x9 thesis's priority list after the
 //! opponent's move: poke the eye its capture left, answer ataris next to it (capture the
 //! attacker, or extend when the ladder lets the string run), capture what our previous move
-//! put in atari, fight around two-liberty strings next to it, play 3x3 shape replies, then
-//! random moves with self-ataris mostly rejected.
+//! put in atari, fight around two-liberty strings next to it, kill the small eye space it walled
+//! in at its vital point (nakade, off unless `--nakade`), play 3x3 shape replies, then random
+//! moves with self-ataris mostly rejected.
 use rand::rngs::SmallRng;
 use rand::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,6 +29,17 @@ static PROB_GLOBAL_CAPTURE: AtomicU64 = AtomicU64::new(0);
 
 pub fn set_global_capture(p: f64) {
     PROB_GLOBAL_CAPTURE.store(p.to_bits(), Ordering::Relaxed);
+}
+
+/// Probability of the nakade stage; off: at 0.8 (Pachi's rate) it went 33-40 over 73 games
+/// of self-play at 2000 playouts, no gain shown (docs/go-pachi-losses.md, session 24).
+pub const DEFAULT_NAKADE: f64 = 0.0;
+
+/// The nakade stage's probability as f64 bits, fixed at startup (`quartet go --nakade`).
+static PROB_NAKADE: AtomicU64 = AtomicU64::new(DEFAULT_NAKADE.to_bits());
+
+pub fn set_nakade(p: f64) {
+    PROB_NAKADE.store(p.to_bits(), Ordering::Relaxed);
 }
 
 /// Which colour first played each point during one simulation (0 none, 1 black, 2 white),
@@ -202,6 +214,14 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng, replies: Option<&
             let n = tactics::two_lib_moves(b, c, last, &mut cand);
             if let Some(p) = pick(b, c, &mut cand[..n], rng, PROB_HEURISTIC_SELF_ATARI_REJECT) {
                 return Move::Play(p);
+            }
+        }
+        let nakade = f64::from_bits(PROB_NAKADE.load(Ordering::Relaxed));
+        if nakade > 0.0 && rng.gen_bool(nakade) {
+            if let Some(p) = tactics::nakade_point(b, c, last) {
+                if b.is_legal(c, p) {
+                    return Move::Play(p);
+                }
             }
         }
         if rng.gen_bool(PROB_PATTERN) {

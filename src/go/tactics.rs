@@ -95,6 +95,76 @@ pub fn eye_poke(b: &Board) -> Option<Point> {
     best.filter(|_| unique)
 }
 
+/// Where `c` kills the small eye space the opponent's move at `last` just walled in: the
+/// empty area next to `last`, at most six points touching no stone of `c`, in one of the
+/// killing shapes with a single vital point (straight or bent three, pyramid four, bulky or
+/// crossed five, rabbity six). Straight and bent fours, squares and longer shapes are left
+/// alone: they either live whatever `c` does or are dead already. As in Pachi's playouts,
+/// `last`'s empty neighbours must all touch one another (diagonally counts), or they are
+/// not one small area.
+pub fn nakade_point(b: &Board, c: Color, last: Point) -> Option<Point> {
+    let w = b.width();
+    let mut start = None;
+    for q in b.neighbors(last) {
+        if !b.is_empty(q) {
+            continue;
+        }
+        match start {
+            None => start = Some(q),
+            Some(s) => {
+                // Two of `last`'s neighbours touch (diagonally) unless they are opposite.
+                let d = s.abs_diff(q);
+                if d != w - 1 && d != w + 1 {
+                    return None;
+                }
+            }
+        }
+    }
+    let mut area: [Point; 6] = [start?; 6];
+    let mut n = 1;
+    let mut i = 0;
+    while i < n {
+        for q in b.neighbors(area[i]) {
+            if b.stone(q) == Some(c) {
+                return None;
+            }
+            if b.is_empty(q) && !area[..n].contains(&q) {
+                if n == 6 {
+                    return None;
+                }
+                area[n] = q;
+                n += 1;
+            }
+        }
+        i += 1;
+    }
+    let mut degree = [0u8; 6];
+    for i in 0..n {
+        for j in i + 1..n {
+            let d = area[i].abs_diff(area[j]);
+            if d == 1 || d == w {
+                degree[i] += 1;
+                degree[j] += 1;
+            }
+        }
+    }
+    let mut by_degree = [0u8; 5];
+    let mut at_degree = [0usize; 5];
+    for k in 0..n {
+        by_degree[degree[k] as usize] += 1;
+        at_degree[degree[k] as usize] = area[k];
+    }
+    let vital = match n {
+        3 => 2,
+        4 if by_degree[3] == 1 => 3,
+        5 if by_degree[3] == 1 && by_degree[1] == 1 => 3,
+        5 if by_degree[4] == 1 => 4,
+        6 if by_degree[4] == 1 && by_degree[2] == 3 => 4,
+        _ => return None,
+    };
+    Some(at_degree[vital])
+}
+
 /// Appends the moves of `c` that capture an enemy string in atari touching `p` (the
 /// string at `p` included).
 pub fn captures_near(b: &Board, c: Color, p: Point, out: &mut Candidates, n: &mut usize) {
@@ -251,6 +321,46 @@ mod tests {
         assert!(b.play(White, Move::Play(b.point(1, 0))));
         assert_eq!(b.last_captured().0, 1);
         assert_eq!(eye_poke(&b), None);
+    }
+
+    /// Black's answer to White's move at `last` (col, row; row 0 at the bottom), as the
+    /// nakade stage sees it.
+    fn nakade_after(rows: &[&str], last: (usize, usize)) -> Option<Point> {
+        let mut b = board(rows);
+        let p = b.point(last.0, last.1);
+        assert!(b.play(White, Move::Play(p)));
+        nakade_point(&b, Black, p)
+    }
+
+    #[test]
+    fn a_walled_in_bent_three_is_killed_at_its_corner() {
+        // White A3 B3 C2 C1, then B2 closes the corner A1 A2 B1: a bent three, whose vital
+        // point is A1, the point touching both others (Sensei's Library, "Bent three").
+        let rows = [".....", ".....", "OO...", "..O..", "..O.."];
+        let b = board(&rows);
+        assert_eq!(nakade_after(&rows, (1, 1)), Some(b.point(0, 0)));
+        // The same space with a black stone at A1 is no empty enclosure.
+        let rows = [".....", ".....", "OO...", "..O..", "X.O.."];
+        assert_eq!(nakade_after(&rows, (1, 1)), None);
+    }
+
+    #[test]
+    fn a_bulky_five_is_killed_at_the_point_touching_three() {
+        // White A3 B3 C3 D2 D1, then C2 closes A1 A2 B1 B2 C1. B1 touches A1, B2 and C1:
+        // the bulky five's vital point.
+        let rows = [".....", ".....", "OOO..", "...O.", "...O."];
+        let b = board(&rows);
+        assert_eq!(nakade_after(&rows, (2, 1)), Some(b.point(1, 0)));
+    }
+
+    #[test]
+    fn living_shapes_have_no_nakade() {
+        // A straight four A1-D1 under White A2-E2, closed by E1: it lives anyway.
+        let rows = [".....", ".....", ".....", "OOOOO", "....."];
+        assert_eq!(nakade_after(&rows, (4, 0)), None);
+        // A T of five (B3 C3 D3 over C2 C1), closed by White B4: not a killing shape.
+        let rows = ["OOOOO", "O.OOO", "O...O", "OO.OO", ".O.O."];
+        assert_eq!(nakade_after(&rows, (1, 3)), None);
     }
 
     #[test]
