@@ -167,28 +167,52 @@ fn go_priors_name_a_model_and_bad_weights_files_name_the_line() {
     let p = path.to_str().unwrap();
     fails_with(&["go", "--priors", "mm", "--mm-weights", p], "line 2");
     std::fs::remove_file(&path).unwrap();
-    // The built-in weights load and the engine plays with them.
-    let mut child = Command::new(BIN)
-        .args(["go", "--priors", "mm", "--playouts", "200"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start quartet");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
-    assert!(
-        answers[2].starts_with("= ") && answers[2].len() > 2,
-        "{text}"
-    );
+    fails_with(&["go", "--mm-norm", "bogus"], "--mm-norm");
+    fails_with(&["go", "--nakade", "1.5"], "--nakade must be in [0, 1]");
+    // The built-in weights load and the engine plays with them, and so does the Pachi
+    // fit with its probabilities scaled over all candidates and the nakade stage on.
+    let v3 = concat!(env!("CARGO_MANIFEST_DIR"), "/data/go/mm-v3.txt");
+    let runs: [&[&str]; 2] = [
+        &["go", "--priors", "mm", "--playouts", "200"],
+        &[
+            "go",
+            "--priors",
+            "mm-replace",
+            "--mm-weights",
+            v3,
+            "--mm-norm",
+            "sum",
+            "--mm-weight",
+            "200",
+            "--nakade",
+            "0.8",
+            "--playouts",
+            "200",
+        ],
+    ];
+    for args in runs {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start quartet");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {text}");
+        let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
+        assert!(
+            answers[2].starts_with("= ") && answers[2].len() > 2,
+            "{args:?}: {text}"
+        );
+    }
 }
 
 #[test]

@@ -79,6 +79,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
                     &priors,
                     mm_weights.as_deref(),
                     super::go::DEFAULT_MM_WEIGHT,
+                    false,
                 )?;
                 let r = crate::go::bench::search_rate(
                     boardsize,

@@ -43,12 +43,18 @@ pub struct GoArgs {
     pub priors: String,
     /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v2.txt, with the
     /// 12-point diamond patterns; data/go/mm-v1.txt is the model without them, best with
-    /// `--mm-weight 20`).
+    /// `--mm-weight 20`; data/go/mm-v3.txt is fitted to Pachi's games, best so far with
+    /// `--priors mm-replace`).
     #[arg(long)]
     pub mm_weights: Option<String>,
     /// Virtual wins of the likeliest move under the learnt model.
     #[arg(long, default_value_t = DEFAULT_MM_WEIGHT)]
     pub mm_weight: f32,
+    /// How a move's share of `--mm-weight` is scaled: `best` (the square root of its
+    /// strength relative to the likeliest move's) or `sum` (of its probability among all
+    /// candidates, Pachi's pattern prior, which wants a weight near 200).
+    #[arg(long, default_value = "best", value_parser = ["best", "sum"])]
+    pub mm_norm: String,
     /// Virtual wins of a tree move that gives liberties to an own string the playouts
     /// leave in doubt (2-4 liberties, alive in 20-80% of them) or takes them from such an
     /// enemy string; 0 turns it off.
@@ -108,7 +114,12 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     if !((0.0..=50.0).contains(&args.dynkomi) && fade_ok) {
         return Err("--dynkomi must be in [0, 50] points and --dynkomi-fade in (0, 4]".into());
     }
-    install_priors(&args.priors, args.mm_weights.as_deref(), args.mm_weight)?;
+    install_priors(
+        &args.priors,
+        args.mm_weights.as_deref(),
+        args.mm_weight,
+        args.mm_norm == "sum",
+    )?;
     if !(0.0..=1000.0).contains(&args.weak_prior) {
         return Err("--weak-prior must be in [0, 1000]".into());
     }
@@ -154,7 +165,12 @@ pub fn run(args: GoArgs) -> Result<(), String> {
 
 /// Installs the tree's prior model for `--priors` (`classic`, `mm`, `mm-replace`) with the
 /// weights file `weights` (default: the built-in one) and `--mm-weight`.
-pub fn install_priors(priors: &str, weights: Option<&str>, weight: f32) -> Result<(), String> {
+pub fn install_priors(
+    priors: &str,
+    weights: Option<&str>,
+    weight: f32,
+    by_probability: bool,
+) -> Result<(), String> {
     let replace = match priors {
         "classic" => None,
         "mm" => Some(false),
@@ -179,6 +195,7 @@ pub fn install_priors(priors: &str, weights: Option<&str>, weight: f32) -> Resul
             gammas,
             weight,
             replace,
+            by_probability,
         });
     }
     Ok(())

@@ -4,8 +4,8 @@
 //! strength gamma, and a move's strength is the product of its features' gammas, so its
 //! probability of being played is its strength over the sum of all candidates'.
 //! The gammas are fitted by `quartet bench go-mm` (see `mm.rs`) and stored as text
-//! (`data/go/mm-v1.txt`; `mm-v2.txt` adds the 12-point diamonds of `diamond.rs`; both
-//! parsed by [`Gammas::parse`]).
+//! (`data/go/mm-v1.txt`; `mm-v2.txt` adds the 12-point diamonds of `diamond.rs`; `mm-v3.txt`
+//! is the same model fitted to Pachi's games; all parsed by [`Gammas::parse`]).
 use std::sync::OnceLock;
 
 use super::board::{Board, Move, Point};
@@ -521,6 +521,10 @@ pub struct PriorModel {
     /// Whether the learnt term replaces the hand-set capture, self-atari, pattern and
     /// distance priors (it covers the same knowledge) instead of adding to them.
     pub replace: bool,
+    /// Whether a move's virtual wins are `weight` times the square root of its probability
+    /// among all the candidates, as Pachi's pattern prior gives them (so an unsure model
+    /// spreads them thin), instead of relative to the likeliest move's.
+    pub by_probability: bool,
 }
 
 /// The model the tree's priors use, if one was chosen at startup (`quartet go --priors`):
@@ -601,15 +605,21 @@ mod tests {
         Gammas::parse(BUILT_IN).unwrap();
     }
 
-    /// The committed diamond model (`--mm-weights data/go/mm-v2.txt`) reads, and the
-    /// empty board's centre point, surely frequent in its games, has a diamond level.
+    /// The committed diamond models (`--mm-weights data/go/mm-v2.txt`, the GNU Go fit, and
+    /// `mm-v3.txt`, the Pachi fit) read, and the empty board's centre point, surely
+    /// frequent in their games, has a diamond level.
     #[test]
-    fn the_version_2_weights_parse_and_know_common_diamonds() {
-        let g = Gammas::parse(include_str!("../../data/go/mm-v2.txt")).unwrap();
-        assert!(g.diamonds().len() > 1000, "{}", g.diamonds().len());
-        let b = Board::new(9);
-        let f = g.features(&b, Color::Black, b.point(4, 4));
-        assert_ne!(f[DIAMOND], 0);
+    fn the_diamond_weights_parse_and_know_common_diamonds() {
+        for text in [
+            include_str!("../../data/go/mm-v2.txt"),
+            include_str!("../../data/go/mm-v3.txt"),
+        ] {
+            let g = Gammas::parse(text).unwrap();
+            assert!(g.diamonds().len() > 1000, "{}", g.diamonds().len());
+            let b = Board::new(9);
+            let f = g.features(&b, Color::Black, b.point(4, 4));
+            assert_ne!(f[DIAMOND], 0);
+        }
     }
 
     #[test]

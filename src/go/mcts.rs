@@ -802,11 +802,15 @@ fn children(root: Option<&Root>, board: &Board, owner: Option<&[f32]>, out: &mut
         out.push(node);
     }
     if let Some(m) = model {
-        let strongest = strength[..out.len()].iter().fold(0.0f32, |a, &b| a.max(b));
+        let scale = if m.by_probability {
+            strength[..out.len()].iter().sum::<f32>()
+        } else {
+            strength[..out.len()].iter().fold(0.0f32, |a, &b| a.max(b))
+        };
         for (n, &s) in out.iter_mut().zip(&strength) {
             // Virtual wins growing with the square root of the move's probability
-            // relative to the likeliest move's, as Pachi does with its pattern priors.
-            let w = m.weight * (s / strongest).sqrt();
+            // (or of its ratio to the likeliest move's), as Pachi's pattern priors.
+            let w = m.weight * (s / scale).sqrt();
             n.prior_wins += w;
             n.prior_visits += w;
         }
