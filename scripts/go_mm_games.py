@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Self-play games on 9x9 for the Go move-prediction fit (`quartet bench go-mm`).
 
-One GNU Go process (or any GTP engine given by --engine, e.g. Pachi) plays both colours. Every game opens with 1-4 random moves on the
-third to seventh lines (so the games differ; these are marked and not used as training
-targets), then GNU Go at a level drawn per game (level 0 is written for --engine) plays both sides to
-two passes or a resignation.
+One GNU Go process (or any GTP engine given by --engine, e.g. Pachi) plays both colours.
+Every game opens with 1-4 random moves on the third to seventh lines (so the games differ;
+these are marked and not used as training targets), then GNU Go at a level drawn per game
+(level 0 is written for --engine) plays both sides to two passes or a resignation.
 Output: one game per line, `size 9 komi 7 random K level L moves C3 D4 ... pass pass`.
 
     nice -n 10 python3 scripts/go_mm_games.py --games 1000 --seed 1 --out games-1.txt
