@@ -124,14 +124,8 @@ pub fn run(args: GoArgs) -> Result<(), String> {
         return Err("--weak-prior must be in [0, 1000]".into());
     }
     crate::go::weak::set_weight(args.weak_prior);
-    if !(0.0..=1.0).contains(&args.global_capture) {
-        return Err("--global-capture must be in [0, 1]".into());
-    }
-    crate::go::playout::set_global_capture(args.global_capture);
-    if !(0.0..=1.0).contains(&args.nakade) {
-        return Err("--nakade must be in [0, 1]".into());
-    }
-    crate::go::playout::set_nakade(args.nakade);
+    crate::go::playout::set_global_capture(probability("--global-capture", args.global_capture)?);
+    crate::go::playout::set_nakade(probability("--nakade", args.nakade)?);
     if !(1.0..=1e7).contains(&args.rave_equiv) {
         return Err("--rave-equiv must be in [1, 10000000]".into());
     }
@@ -161,6 +155,15 @@ pub fn run(args: GoArgs) -> Result<(), String> {
             _ => TimeMode::Off,
         });
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+}
+
+/// `p` if it is a probability, else the error naming `option`.
+fn probability(option: &str, p: f64) -> Result<f64, String> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("{option} must be in [0, 1]"))
+    }
 }
 
 /// Installs the tree's prior model for `--priors` (`classic`, `mm`, `mm-replace`) with the
