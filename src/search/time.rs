@@ -2,7 +2,7 @@
 //! `kgs-time_settings`, `time_left`) and a per-move budget that never loses on time.
 //!
 //! Budgets are `(soft, hard)` durations from the moment the command arrived; both already
-//! have the safety [`margin`] removed (5% plus 100 ms for process start-up of the reply,
+//! have the safety [`margin`] removed (2.5% plus 50 ms for process start-up of the reply,
 //! pipe latency and the controller's own clock granularity).
 //!
 //! GTP semantics (GTP 2 spec, section 4.2 and `time_settings`): Canadian byo-yomi with
@@ -19,8 +19,9 @@ use std::time::Duration;
 use crate::color::Color;
 use crate::protocol::engine::GtpError;
 
-/// Fixed part of the safety margin, for pipe and process latency.
-pub const LATENCY: Duration = Duration::from_millis(100);
+/// Fixed part of the safety margin, for pipe and process latency: a local pipe answers
+/// in well under a millisecond, and a stop reaches the search threads within a few.
+pub const LATENCY: Duration = Duration::from_millis(50);
 
 /// Longest thinking time for one move that a clock can buy (`time_settings 1000000000 0 0`
 /// would otherwise allow months): 10 minutes, longer than any tournament move needs and
@@ -31,9 +32,9 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(600);
 /// Longest time accepted in a command (about 31 years); more is a syntax error.
 const MAX_SECONDS: u64 = 1_000_000_000;
 
-/// What remains usable of `t`: `t - t/20 - 100 ms`, never negative.
+/// What remains usable of `t`: `t - t/40 - 50 ms`, never negative (0.925 s of 1 s).
 pub fn margin(t: Duration) -> Duration {
-    t.saturating_sub(t / 20).saturating_sub(LATENCY)
+    t.saturating_sub(t / 40).saturating_sub(LATENCY)
 }
 
 /// The clock the controller set up.
@@ -501,20 +502,20 @@ mod tests {
     fn absolute_budget_by_hand() {
         let mut tm = TimeManager::new(Duration::from_secs(1));
         tm.time_settings(&s(&["300", "0", "0"])).unwrap();
-        // usable = 300 - 15 - 0.1 = 284.9 s; /30 = 9.496666666 s; hard = 3 x soft.
+        // usable = 300 - 7.5 - 0.05 = 292.45 s; /30 = 9.748333333 s; hard = 3 x soft.
         assert_eq!(
             tm.budget(Color::White, 30),
-            (ns(9_496_666_666), ns(28_489_999_998))
+            (ns(9_748_333_333), ns(29_244_999_999))
         );
         // Last move: everything usable.
-        assert_eq!(tm.budget(Color::White, 0), (ms(284_900), ms(284_900)));
+        assert_eq!(tm.budget(Color::White, 0), (ms(292_450), ms(292_450)));
         // Two moves left: hard is capped at half the usable time = the soft share.
-        assert_eq!(tm.budget(Color::White, 2), (ms(142_450), ms(142_450)));
-        // Own accounting: 10 s clock, 4 s spent: usable 6 - 0.3 - 0.1 = 5.6 s.
+        assert_eq!(tm.budget(Color::White, 2), (ms(146_225), ms(146_225)));
+        // Own accounting: 10 s clock, 4 s spent: usable 6 - 0.15 - 0.05 = 5.8 s.
         tm.time_settings(&s(&["10", "0", "0"])).unwrap();
         tm.spent(Color::Black, Duration::from_secs(4));
-        assert_eq!(tm.budget(Color::Black, 1), (ms(5_600), ms(5_600)));
-        assert_eq!(tm.budget(Color::White, 1).0, ms(9_400));
+        assert_eq!(tm.budget(Color::Black, 1), (ms(5_800), ms(5_800)));
+        assert_eq!(tm.budget(Color::White, 1).0, ms(9_700));
         // Nearly out of time: answer at once rather than overstep.
         tm.time_left(&s(&["b", "0.05", "0"])).unwrap();
         assert_eq!(
@@ -527,19 +528,22 @@ mod tests {
     fn canadian_budget_by_hand() {
         let mut tm = TimeManager::new(Duration::from_secs(1));
         // No main time: straight into byo-yomi, 30 s for 10 stones:
-        // per move 3 s - 0.15 - 0.1 = 2.75 s.
+        // per move 3 s - 0.075 - 0.05 = 2.875 s.
         tm.time_settings(&s(&["0", "30", "10"])).unwrap();
-        assert_eq!(tm.budget(Color::Black, 40), (ms(2_750), ms(2_750)));
-        // Controller says: 12 s left for 3 stones: 4 s - 0.2 - 0.1 = 3.7 s.
+        assert_eq!(tm.budget(Color::Black, 40), (ms(2_875), ms(2_875)));
+        // Controller says: 12 s left for 3 stones: 4 s - 0.1 - 0.05 = 3.85 s.
         tm.time_left(&s(&["black", "12", "3"])).unwrap();
-        assert_eq!(tm.budget(Color::Black, 40), (ms(3_700), ms(3_700)));
-        // Main time 100 s left, 20 moves: usable 94.9 s, share 4.745 s (above the 2.75 s
-        // overtime share), hard 3 x 4.745 = 14.235 s.
+        assert_eq!(tm.budget(Color::Black, 40), (ms(3_850), ms(3_850)));
+        // Main time 100 s left, 20 moves: usable 97.45 s, share 4.8725 s (above the
+        // 2.875 s overtime share), hard 3 x 4.8725 = 14.6175 s.
         tm.time_left(&s(&["b", "100", "0"])).unwrap();
-        assert_eq!(tm.budget(Color::Black, 20), (ms(4_745), ms(14_235)));
+        assert_eq!(
+            tm.budget(Color::Black, 20),
+            (ns(4_872_500_000), ns(14_617_500_000))
+        );
         // Main time almost gone: the overtime share is safe to use.
         tm.time_left(&s(&["b", "1", "0"])).unwrap();
-        assert_eq!(tm.budget(Color::Black, 20), (ms(2_750), ms(2_750)));
+        assert_eq!(tm.budget(Color::Black, 20), (ms(2_875), ms(2_875)));
     }
 
     #[test]
@@ -547,14 +551,17 @@ mod tests {
         let mut tm = TimeManager::new(Duration::from_secs(1));
         tm.time_settings(&s(&["10", "20", "5"])).unwrap();
         // 12 s spent: main gone, 2 s into the period: 18 s for 4 stones:
-        // 4.5 s - 0.225 - 0.1 = 4.175 s.
+        // 4.5 s - 0.1125 - 0.05 = 4.3375 s.
         tm.spent(Color::White, Duration::from_secs(12));
-        assert_eq!(tm.budget(Color::White, 9), (ms(4_175), ms(4_175)));
+        assert_eq!(
+            tm.budget(Color::White, 9),
+            (ns(4_337_500_000), ns(4_337_500_000))
+        );
         for _ in 0..4 {
             tm.spent(Color::White, Duration::from_secs(1));
         }
-        // Period complete: a fresh 20 s for 5 stones: 4 s - 0.2 - 0.1 = 3.7 s.
-        assert_eq!(tm.budget(Color::White, 9), (ms(3_700), ms(3_700)));
+        // Period complete: a fresh 20 s for 5 stones: 4 s - 0.1 - 0.05 = 3.85 s.
+        assert_eq!(tm.budget(Color::White, 9), (ms(3_850), ms(3_850)));
     }
 
     #[test]
@@ -563,24 +570,24 @@ mod tests {
         tm.kgs_time_settings(&s(&["byoyomi", "5", "10", "3"]))
             .unwrap();
         tm.spent(Color::Black, Duration::from_secs(7));
-        // In overtime: a whole period per move, 10 - 0.5 - 0.1 = 9.4 s.
-        assert_eq!(tm.budget(Color::Black, 50), (ms(9_400), ms(9_400)));
+        // In overtime: a whole period per move, 10 - 0.25 - 0.05 = 9.7 s.
+        assert_eq!(tm.budget(Color::Black, 50), (ms(9_700), ms(9_700)));
         // A 25 s overrun inside overtime costs two of the three periods, not the game.
         tm.spent(Color::Black, Duration::from_secs(25));
         assert_eq!(tm.clocks[Color::Black.index()].count, 1);
-        assert_eq!(tm.budget(Color::Black, 50), (ms(9_400), ms(9_400)));
+        assert_eq!(tm.budget(Color::Black, 50), (ms(9_700), ms(9_700)));
         // KGS: 10 s left in the current period, 5 periods.
         tm.time_left(&s(&["w", "10", "5"])).unwrap();
-        assert_eq!(tm.budget(Color::White, 50), (ms(9_400), ms(9_400)));
+        assert_eq!(tm.budget(Color::White, 50), (ms(9_700), ms(9_700)));
         // Fresh clock (main time 5 s): the even share 4.65 s / 50 is below one period, and
-        // overrunning main time by less than one period is free, so 9.4 s is safe.
+        // overrunning main time by less than one period is free, so 9.7 s is safe.
         assert_eq!(
             TimeManager {
                 clocks: [Clock::fresh(tm.control()); 2],
                 ..tm.clone()
             }
             .budget(Color::Black, 50),
-            (ms(9_400), ms(9_400))
+            (ms(9_700), ms(9_700))
         );
     }
 
