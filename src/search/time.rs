@@ -579,7 +579,7 @@ mod tests {
         // KGS: 10 s left in the current period, 5 periods.
         tm.time_left(&s(&["w", "10", "5"])).unwrap();
         assert_eq!(tm.budget(Color::White, 50), (ms(9_700), ms(9_700)));
-        // Fresh clock (main time 5 s): the even share 4.65 s / 50 is below one period, and
+        // Fresh clock (main time 5 s): the even share 4.825 s / 50 is below one period, and
         // overrunning main time by less than one period is free, so 9.7 s is safe.
         assert_eq!(
             TimeManager {
