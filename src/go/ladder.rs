@@ -1,6 +1,8 @@
 //! Ladder reading: can a string in atari escape by extending, when the attacker keeps
 //! putting it back in atari? Playouts cannot see ladders (the chase is long and forced), so
 //! the tree's priors ask this reader instead.
+use std::cell::RefCell;
+
 use super::board::{Board, Move, Point};
 use crate::color::Color;
 
@@ -11,10 +13,24 @@ const MAX_DEPTH: usize = 60;
 /// attacker in atari, or by extending to three or more liberties with every atari the
 /// attacker can then give being escapable in turn.
 pub fn escapes(b: &Board, s: Point) -> bool {
-    escapes_at(b, s, 0)
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut boards) => escapes_at(b, s, 0, &mut boards),
+        // Not reached (reading never re-enters itself), but a fresh stack is as good.
+        Err(_) => escapes_at(b, s, 0, &mut new_stack()),
+    })
 }
 
-fn escapes_at(b: &Board, s: Point, depth: usize) -> bool {
+thread_local! {
+    /// Boards for the positions a chase reads, two per ply, reused so that reading a
+    /// ladder in a playout copies only the used part of a board and never allocates.
+    static SCRATCH: RefCell<Vec<Board>> = RefCell::new(new_stack());
+}
+
+fn new_stack() -> Vec<Board> {
+    vec![Board::new(1); 2 * MAX_DEPTH]
+}
+
+fn escapes_at(b: &Board, s: Point, depth: usize, stack: &mut [Board]) -> bool {
     let Some(defender) = b.stone(s) else {
         return false;
     };
@@ -28,7 +44,10 @@ fn escapes_at(b: &Board, s: Point, depth: usize) -> bool {
     if !b.is_legal(defender, lib) {
         return false;
     }
-    let mut ext = b.clone();
+    let [ext, chase, deeper @ ..] = stack else {
+        return true;
+    };
+    ext.copy_from(b);
     ext.play_legal(defender, Move::Play(lib));
     match ext.libs(s) {
         0 | 1 => false,
@@ -39,10 +58,13 @@ fn escapes_at(b: &Board, s: Point, depth: usize) -> bool {
                 if !ext.is_legal(attacker, a) {
                     continue;
                 }
-                let mut chase = ext.clone();
+                chase.copy_from(ext);
                 chase.play_legal(attacker, Move::Play(a));
                 // The attacker's own stone must not be capturable at once.
-                if chase.libs(a) >= 2 && chase.libs(s) == 1 && !escapes_at(&chase, s, depth + 1) {
+                if chase.libs(a) >= 2
+                    && chase.libs(s) == 1
+                    && !escapes_at(chase, s, depth + 1, deeper)
+                {
                     return false;
                 }
             }

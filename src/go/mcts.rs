@@ -186,23 +186,27 @@ struct Worker<'a> {
     owner: Vec<f32>,
     /// The tree's ownership samples when `owner` was copied.
     owner_at: u32,
+    /// The board a simulation plays on, reused so that each copies only the used part.
+    board: Box<Board>,
 }
 
 impl Worker<'_> {
-    /// Copies the tree's ownership when enough new samples came in since the last copy.
-    fn refresh_owner(&mut self, g: &Grown) {
+    /// Copies the tree's ownership into `owner` when enough new samples came in since the
+    /// last copy (at `owner_at` samples). Takes the fields, not the worker, so that the
+    /// simulation's board can stay borrowed.
+    fn refresh_owner(owner: &mut Vec<f32>, owner_at: &mut u32, g: &Grown) {
         let n = g.owner_samples;
-        if n < OWNER_MIN_SAMPLES || self.owner_at > 0 && n < self.owner_at + OWNER_REFRESH {
+        if n < OWNER_MIN_SAMPLES || *owner_at > 0 && n < *owner_at + OWNER_REFRESH {
             return;
         }
-        self.owner.clear();
-        self.owner.extend(
+        owner.clear();
+        owner.extend(
             g.owner_black
                 .iter()
                 .zip(&g.owner_white)
                 .map(|(&b, &w)| (b as f32 - w as f32) / n as f32),
         );
-        self.owner_at = n;
+        *owner_at = n;
     }
 }
 
@@ -357,6 +361,7 @@ impl Tree {
             kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
             owner: root.prev_owner.to_vec(),
             owner_at: 0,
+            board: Box::new(root.board.clone()),
         };
         if seeds.is_empty() {
             return run_worker(&root, &grown, &mut first, limits, &started);
@@ -377,6 +382,7 @@ impl Tree {
                             kids: Vec::with_capacity(super::board::MAX_POINTS + 1),
                             owner: root.prev_owner.to_vec(),
                             owner_at: 0,
+                            board: Box::new(root.board.clone()),
                         };
                         run_worker(root, grown, &mut w, limits, started)
                     })
@@ -531,7 +537,8 @@ fn lock<'a, 'b>(grown: &'a Mutex<&'b mut Grown>) -> MutexGuard<'a, &'b mut Grown
 /// results back up under the lock. The nodes passed count their visit on the way down
 /// (a virtual loss: other threads see them as tried and lost until the result arrives).
 fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
-    let mut board = root.board.clone();
+    let board = &mut *w.board;
+    board.copy_from(&root.board);
     w.amaf.clear();
     let learn = lgrf::stage() != lgrf::OFF;
     if learn {
@@ -556,11 +563,11 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
                 g.nodes[idx].expanding = true;
                 let weak_prior = weak::weight() > 0.0;
                 if weak_prior {
-                    w.refresh_owner(&g);
+                    Worker::refresh_owner(&mut w.owner, &mut w.owner_at, &g);
                 }
                 drop(g);
                 let owner = (weak_prior && !w.owner.is_empty()).then_some(&w.owner[..]);
-                children((idx == 0).then_some(root), &board, owner, &mut w.kids);
+                children((idx == 0).then_some(root), board, owner, &mut w.kids);
                 g = lock(grown);
                 g.attach(idx, &w.kids);
             }
@@ -600,13 +607,13 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
         board.set_to_move(root.board.to_move().opponent());
     }
     let replies = learn.then_some(&mut *w.replies);
-    let balance = playout::run(&mut board, true, w.rng, Some(w.amaf), replies);
+    let balance = playout::run(board, true, w.rng, Some(w.amaf), replies);
     let margin = balance as f32 - root.komi;
     if learn {
         w.replies.learn(margin > 0.0);
     }
     let mut g = lock(grown);
-    g.record_ownership(&board);
+    g.record_ownership(board);
     g.backup(root, &path[..depth], margin, w.amaf);
 }
 

@@ -148,7 +148,7 @@ pub(crate) fn capture_moves(
         } else {
             // Escape by extending, or by capturing an attacker in atari.
             let runs = !read_ladders
-                || match tactics::libs_after_play(b, c, lib, 0, 3) {
+                || match tactics::libs_after_play_known(b, c, lib, 0, 3, h, &[lib]) {
                     0 | 1 => false,
                     2 => ladder::escapes(b, q),
                     _ => true,

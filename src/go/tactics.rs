@@ -20,6 +20,21 @@ pub(crate) fn push(out: &mut Candidates, n: &mut usize, p: Point) {
 /// (at most 8), leaving out `exclude` (a point the opponent is assumed to fill first; 0 for
 /// none). A captured neighbour counts one liberty, the point it frees next to `p`.
 pub fn libs_after_play(b: &Board, c: Color, p: Point, exclude: Point, cap: usize) -> usize {
+    libs_after_play_known(b, c, p, exclude, cap, 0, &[])
+}
+
+/// [`libs_after_play`] when the caller already knows every liberty of one neighbouring own
+/// string (head `known`, liberties `known_libs`): that string is not walked. The playout
+/// asks this about the very string whose liberties it has just looked at.
+pub(crate) fn libs_after_play_known(
+    b: &Board,
+    c: Color,
+    p: Point,
+    exclude: Point,
+    cap: usize,
+    known: Point,
+    known_libs: &[Point],
+) -> usize {
     let cap = cap.min(8);
     let mut seen = [0usize; 8];
     let mut n = 0;
@@ -44,6 +59,9 @@ pub fn libs_after_play(b: &Board, c: Color, p: Point, exclude: Point, cap: usize
                 let h = b.string_head(nb);
                 if walked[..i].contains(&h) {
                     false
+                } else if h == known {
+                    walked[i] = h;
+                    known_libs.iter().any(|&l| add(l, &mut n))
                 } else {
                     walked[i] = h;
                     b.any_stone(nb, |q| {
@@ -225,14 +243,14 @@ pub fn two_lib_moves(b: &Board, c: Color, last: Point, out: &mut Candidates) -> 
                 }
             });
             for lib in [l1, l2] {
-                if libs_after_play(b, c, lib, 0, 3) >= 3 {
+                if libs_after_play_known(b, c, lib, 0, 3, h, &[l1, l2]) >= 3 {
                     push(out, &mut n, lib);
                 }
             }
         } else {
             for (at, esc) in [(l1, l2), (l2, l1)] {
                 // Most escapes run free: test that first.
-                if libs_after_play(b, owner, esc, at, 3) <= 2
+                if libs_after_play_known(b, owner, esc, at, 3, h, &[l1, l2]) <= 2
                     && libs_after_play(b, c, at, 0, 2) >= 2
                 {
                     push(out, &mut n, at);
