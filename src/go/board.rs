@@ -228,6 +228,13 @@ impl Board {
         }
     }
 
+    /// What stands at `p` in two bits: 0 empty, 1 black, 2 white, 3 off the board (the
+    /// codes 3x3 patterns are indexed by).
+    #[inline]
+    pub fn cell_code(&self, p: Point) -> u8 {
+        self.cells[p]
+    }
+
     #[inline]
     pub fn is_empty(&self, p: Point) -> bool {
         self.cells[p] == EMPTY

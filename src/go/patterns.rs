@@ -24,7 +24,7 @@ const PATTERNS: [[&str; 3]; 13] = [
     ["?OX", "X.O", "   "], // side: cut
 ];
 
-/// Cell codes in a neighbourhood code.
+/// Cell codes in a neighbourhood code: the board's own (see [`Board::cell_code`]).
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const WHITE: u8 = 2;
@@ -120,12 +120,7 @@ pub fn neighbourhood(b: &Board, p: Point) -> usize {
     ];
     let mut code = 0usize;
     for (i, q) in pts.into_iter().enumerate() {
-        let v = match b.stone(q) {
-            Some(c) => c as u8 + 1,
-            None if b.is_on_board(q) => EMPTY,
-            None => EDGE,
-        };
-        code |= (v as usize) << (2 * i);
+        code |= (b.cell_code(q) as usize) << (2 * i);
     }
     code
 }

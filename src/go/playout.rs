@@ -137,6 +137,10 @@ pub(crate) fn capture_moves(
     let mut seen_heads = [0usize; 9];
     for (i, &q) in around.iter().enumerate() {
         let Some(owner) = b.stone(q) else { continue };
+        // Most strings have liberties to spare: that test is cheaper than the others.
+        if b.libs(q) != 1 {
+            continue;
+        }
         let h = b.string_head(q);
         if seen_heads[..i].contains(&h) {
             continue;
