@@ -943,4 +943,100 @@ mod tests {
             }
         }
     }
+
+    /// Everything a caller can observe of a board, point by point.
+    fn observed(b: &Board) -> Vec<(Option<Color>, usize, usize, u8)> {
+        b.points()
+            .map(|p| match b.stone(p) {
+                Some(c) => (Some(c), b.libs(p), b.string_len(p), b.cell_code(p)),
+                None => (None, 0, 0, b.cell_code(p)),
+            })
+            .collect()
+    }
+
+    fn same(a: &Board, b: &Board) {
+        assert_eq!(observed(a), observed(b));
+        assert_eq!(a.hash(), b.hash());
+        assert_eq!(a.to_move(), b.to_move());
+        assert_eq!(a.ko_point(), b.ko_point());
+        assert_eq!(
+            (a.last_move(), a.last2_move()),
+            (b.last_move(), b.last2_move())
+        );
+        assert_eq!(a.last_captured(), b.last_captured());
+        let mut ea = a.empty_points().to_vec();
+        let mut eb = b.empty_points().to_vec();
+        ea.sort();
+        eb.sort();
+        assert_eq!(ea, eb);
+        for c in [Color::Black, Color::White] {
+            assert_eq!(a.captures(c), b.captures(c));
+            assert_eq!(a.stone_count(c), b.stone_count(c));
+        }
+    }
+
+    fn legal_moves(b: &Board) -> Vec<Point> {
+        let c = b.to_move();
+        b.empty_points()
+            .iter()
+            .map(|&p| p as usize)
+            .filter(|&p| b.is_legal(c, p))
+            .collect()
+    }
+
+    #[test]
+    fn a_board_copied_into_a_used_one_plays_on_like_a_clone() {
+        let mut rng = SmallRng::seed_from_u64(11);
+        // One scratch board for every size and position, as the ladder reader keeps them.
+        let mut scratch = Board::new(19);
+        for size in [9, 5, 19, 9, 13, 9] {
+            let mut b = Board::new(size);
+            for step in 0..size * size * 2 {
+                let legal = legal_moves(&b);
+                let Some(&p) = legal.get(rng.gen_range(0..legal.len().max(1))) else {
+                    break;
+                };
+                assert!(b.play(b.to_move(), Move::Play(p)));
+                if step % 7 != 0 {
+                    continue;
+                }
+                scratch.copy_from(&b);
+                let mut clone = b.clone();
+                same(&scratch, &clone);
+                // The copy's scratch marks must not confuse the liberty recounts of merges.
+                for _ in 0..12 {
+                    let legal = legal_moves(&clone);
+                    let Some(&p) = legal.get(rng.gen_range(0..legal.len().max(1))) else {
+                        break;
+                    };
+                    let c = clone.to_move();
+                    assert!(scratch.play(c, Move::Play(p)));
+                    assert!(clone.play(c, Move::Play(p)));
+                    same(&scratch, &clone);
+                    for q in scratch.points() {
+                        if scratch.stone(q).is_some() {
+                            assert_eq!(scratch.libs(q), flood_libs(&scratch, q));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cell_codes_are_the_pattern_codes() {
+        let mut b = Board::new(3);
+        assert!(b.play(Color::Black, Move::Play(b.point(0, 0))));
+        assert!(b.play(Color::White, Move::Play(b.point(1, 0))));
+        let codes: Vec<u8> = [
+            b.point(0, 0),
+            b.point(1, 0),
+            b.point(2, 0),
+            b.point(0, 0) - 1,
+        ]
+        .iter()
+        .map(|&p| b.cell_code(p))
+        .collect();
+        assert_eq!(codes, [1, 2, 0, 3]);
+    }
 }

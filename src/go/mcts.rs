@@ -538,7 +538,7 @@ fn lock<'a, 'b>(grown: &'a Mutex<&'b mut Grown>) -> MutexGuard<'a, &'b mut Grown
 /// (a virtual loss: other threads see them as tried and lost until the result arrives).
 fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
     let board = &mut *w.board;
-    board.copy_from(&root.board);
+    board.copy_from(root.board);
     w.amaf.clear();
     let learn = lgrf::stage() != lgrf::OFF;
     if learn {
