@@ -414,4 +414,56 @@ mod tests {
         let n = two_lib_moves(&b, Black, d4, &mut out);
         assert_eq!(&out[..n], &[b.point(4, 3)]);
     }
+
+    #[test]
+    fn known_liberties_give_the_same_count_as_walking_the_string() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut checked = 0;
+        for _game in 0..20 {
+            let mut b = Board::new(9);
+            for _ in 0..rng.gen_range(10..70) {
+                let c = b.to_move();
+                let empties: Vec<Point> = b.empty_points().iter().map(|&p| p as usize).collect();
+                let p = empties[rng.gen_range(0..empties.len())];
+                if !b.play(c, Move::Play(p)) {
+                    b.play(c, Move::Pass);
+                }
+            }
+            let empties: Vec<Point> = b.empty_points().iter().map(|&p| p as usize).collect();
+            for &p in &empties {
+                for c in [Black, White] {
+                    for nb in b.neighbors(p) {
+                        if b.stone(nb) != Some(c) {
+                            continue;
+                        }
+                        // The string's liberties, listed by scanning the board.
+                        let h = b.string_head(nb);
+                        let libs: Vec<Point> = empties
+                            .iter()
+                            .copied()
+                            .filter(|&e| {
+                                b.neighbors(e)
+                                    .iter()
+                                    .any(|&m| b.stone(m) == Some(c) && b.string_head(m) == h)
+                            })
+                            .collect();
+                        assert_eq!(libs.len(), b.libs(nb));
+                        let other = empties[rng.gen_range(0..empties.len())];
+                        for exclude in [0, other] {
+                            for cap in [2, 3, 8] {
+                                assert_eq!(
+                                    libs_after_play_known(&b, c, p, exclude, cap, h, &libs),
+                                    libs_after_play(&b, c, p, exclude, cap)
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
 }
