@@ -1,6 +1,6 @@
 //! Ladder reading: can a string in atari escape by extending, when the attacker keeps
-//! putting it back in atari? Playouts cannot see ladders (the chase is long and forced), so
-//! the tree's priors ask this reader instead.
+//! putting it back in atari? Random moves cannot follow a ladder (the chase is long and
+//! forced), so the tree's priors and the playouts' atari answers ask this reader instead.
 use std::cell::RefCell;
 
 use super::board::{Board, Move, Point};
