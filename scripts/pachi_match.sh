@@ -13,6 +13,9 @@
 # reads `-t SECS` for time per move, `-t =N` for N playouts, and engine options such as
 # `threads=N` as one comma-separated argument).
 #
+# Pachi needs its pattern files: set DATA_DIR to its source folder (or run from there), or it
+# exits at once and the match reports that the engine exited.
+#
 # Environment (optional): QUARTET (default target/release/quartet), QUARTET_ARGS (default
 # "--threads 1"; quartet gets 1 s a move through time_settings, enforced with a 0.5 s
 # margin; Pachi gets no clock, only the 120 s hang guard), PACHI_ARGS (default "--nojoseki -t 3 threads=1"), CONCURRENCY (2).
