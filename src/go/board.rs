@@ -1,5 +1,5 @@
-//! The Go board: stones, strings with exact liberty counts, captures, simple ko and Zobrist
-//! hashing, all in fixed-size arrays so a playout copies the board once and never allocates.
+//! The Go board: stones, strings with their liberty sets and counts, captures, simple ko and
+//! Zobrist hashing, all in fixed-size arrays so a playout copies the board once and never allocates.
 //!
 //! Points index a padded array of width `size + 2`, so every on-board point has four
 //! neighbours and the border needs no bounds checks.
@@ -14,6 +14,40 @@ const MAX_WIDTH: usize = MAX_SIZE + 2;
 pub const MAX_POINTS: usize = MAX_WIDTH * MAX_WIDTH;
 /// Captured points of the last move the board remembers: enough for every nakade shape.
 pub const LAST_CAPTURED_KEPT: usize = 6;
+/// 64-bit words of a set of points on the largest board.
+const SET_WORDS: usize = MAX_POINTS.div_ceil(64);
+
+/// A set of points, one bit per slot of the padded array: the liberties of strings, and
+/// the unions of them tactics count (how many liberties a move would leave).
+#[derive(Clone, Copy, Default)]
+pub struct PointSet([u64; SET_WORDS]);
+
+impl PointSet {
+    #[inline]
+    pub fn insert(&mut self, p: Point) {
+        self.0[p >> 6] |= 1 << (p & 63);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, p: Point) {
+        self.0[p >> 6] &= !(1 << (p & 63));
+    }
+
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        self.0[p >> 6] & (1 << (p & 63)) != 0
+    }
+
+    /// Points in the set, of a board whose sets take `words` words (see
+    /// [`Board::set_words`]).
+    #[inline]
+    pub fn len(&self, words: usize) -> usize {
+        self.0[..words]
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+}
 
 /// True for the sizes GTP `boardsize` accepts here.
 pub fn valid_size(size: usize) -> bool {
@@ -69,6 +103,12 @@ pub struct Board {
     /// Liberties and stone count, valid at a string's head.
     libs: [u16; MAX_POINTS],
     stones: [u16; MAX_POINTS],
+    /// The liberties themselves, valid at a string's head: the string with head `h` owns
+    /// words `h * set_words..(h + 1) * set_words`, so a small board's sets are packed at
+    /// the front and copied with the rest of its used prefix.
+    lib_sets: [u64; MAX_POINTS * SET_WORDS],
+    /// Words a set needs on this board: 2 on 9x9, 7 on 19x19.
+    set_words: usize,
     empties: [u16; MAX_POINTS],
     empty_pos: [u16; MAX_POINTS],
     n_empty: usize,
@@ -85,9 +125,6 @@ pub struct Board {
     /// points): the playout pokes the eye a capture leaves (點眼).
     n_last_captured: u16,
     last_captured: [u16; LAST_CAPTURED_KEPT],
-    /// Scratch marks for liberty recounts; a generation counter avoids clearing.
-    mark: [u32; MAX_POINTS],
-    mark_gen: u32,
 }
 
 impl Board {
@@ -103,6 +140,8 @@ impl Board {
             next: [0; MAX_POINTS],
             libs: [0; MAX_POINTS],
             stones: [0; MAX_POINTS],
+            lib_sets: [0; MAX_POINTS * SET_WORDS],
+            set_words: (width * width).div_ceil(64),
             empties: [0; MAX_POINTS],
             empty_pos: [0; MAX_POINTS],
             n_empty: 0,
@@ -116,8 +155,6 @@ impl Board {
             last2_move: None,
             n_last_captured: 0,
             last_captured: [0; LAST_CAPTURED_KEPT],
-            mark: [0; MAX_POINTS],
-            mark_gen: 0,
         };
         for row in 0..size {
             for col in 0..size {
@@ -148,6 +185,8 @@ impl Board {
             next,
             libs,
             stones,
+            lib_sets,
+            set_words: _,
             empties,
             empty_pos,
             n_empty,
@@ -161,8 +200,6 @@ impl Board {
             last2_move,
             n_last_captured,
             last_captured,
-            mark: _,
-            mark_gen,
         } = src;
         let used = self.width * self.width;
         self.cells[..used].copy_from_slice(&cells[..used]);
@@ -170,6 +207,8 @@ impl Board {
         self.next[..used].copy_from_slice(&next[..used]);
         self.libs[..used].copy_from_slice(&libs[..used]);
         self.stones[..used].copy_from_slice(&stones[..used]);
+        let words = used * self.set_words;
+        self.lib_sets[..words].copy_from_slice(&lib_sets[..words]);
         self.empty_pos[..used].copy_from_slice(&empty_pos[..used]);
         self.empties[..*n_empty].copy_from_slice(&empties[..*n_empty]);
         self.n_empty = *n_empty;
@@ -183,9 +222,6 @@ impl Board {
         self.last2_move = *last2_move;
         self.n_last_captured = *n_last_captured;
         self.last_captured = *last_captured;
-        // The marks are scratch: keeping our own and a generation past both boards' means
-        // no old mark can equal a new generation.
-        self.mark_gen = self.mark_gen.max(*mark_gen);
     }
 
     pub fn size(&self) -> usize {
@@ -355,20 +391,69 @@ impl Board {
         self.first_lib(p)
     }
 
-    /// A liberty of the string through `s` other than `p`, if any.
+    /// A liberty of the string through `s` other than `p`, if any (the lowest-numbered).
     pub fn lib_other_than(&self, s: Point, p: Point) -> Option<Point> {
-        let mut q = s;
-        loop {
-            for n in self.neighbors(q) {
-                if n != p && self.cells[n] == EMPTY {
-                    return Some(n);
-                }
+        let h = self.head[s] as usize;
+        let w = self.set_words;
+        for (i, &word) in self.lib_sets[h * w..h * w + w].iter().enumerate() {
+            let mut bits = word;
+            if p >> 6 == i {
+                bits &= !(1 << (p & 63));
             }
-            q = self.next[q] as usize;
-            if q == s {
-                return None;
+            if bits != 0 {
+                return Some(i * 64 + bits.trailing_zeros() as usize);
             }
         }
+        None
+    }
+
+    /// Words of this board's point sets, for [`PointSet::len`].
+    #[inline]
+    pub fn set_words(&self) -> usize {
+        self.set_words
+    }
+
+    /// Adds the liberties of the string through `p` to `set`.
+    #[inline]
+    pub fn add_libs_to(&self, p: Point, set: &mut PointSet) {
+        let h = self.head[p] as usize;
+        let w = self.set_words;
+        for (a, &b) in set.0[..w].iter_mut().zip(&self.lib_sets[h * w..h * w + w]) {
+            *a |= b;
+        }
+    }
+
+    /// Makes `p` a liberty of the string with head `h`; returns whether it was not one.
+    #[inline]
+    fn gain_lib(&mut self, h: Point, p: Point) -> bool {
+        let word = &mut self.lib_sets[h * self.set_words + (p >> 6)];
+        let bit = 1 << (p & 63);
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+
+    /// Takes the liberty `p` from the string with head `h`; returns whether it was one.
+    #[inline]
+    fn lose_lib(&mut self, h: Point, p: Point) -> bool {
+        let word = &mut self.lib_sets[h * self.set_words + (p >> 6)];
+        let bit = 1 << (p & 63);
+        let had = *word & bit != 0;
+        *word &= !bit;
+        had
+    }
+
+    fn clear_libs(&mut self, h: Point) {
+        let w = self.set_words;
+        self.lib_sets[h * w..h * w + w].fill(0);
+    }
+
+    fn count_libs(&self, h: Point) -> u16 {
+        let w = self.set_words;
+        self.lib_sets[h * w..h * w + w]
+            .iter()
+            .map(|x| x.count_ones() as u16)
+            .sum()
     }
 
     /// Stones of `c` on the board.
@@ -377,18 +462,12 @@ impl Board {
     }
 
     fn first_lib(&self, p: Point) -> Option<Point> {
-        let mut q = p;
-        loop {
-            for n in self.neighbors(q) {
-                if self.cells[n] == EMPTY {
-                    return Some(n);
-                }
-            }
-            q = self.next[q] as usize;
-            if q == p {
-                return None;
-            }
-        }
+        let h = self.head[p] as usize;
+        let w = self.set_words;
+        self.lib_sets[h * w..h * w + w]
+            .iter()
+            .position(|&x| x != 0)
+            .map(|i| i * 64 + self.lib_sets[h * w + i].trailing_zeros() as usize)
     }
 
     /// Up to two liberties of the string through `p` (for ladder and atari logic).
@@ -413,15 +492,6 @@ impl Board {
                 return out;
             }
         }
-    }
-
-    fn next_gen(&mut self) -> u32 {
-        self.mark_gen = self.mark_gen.wrapping_add(1);
-        if self.mark_gen == 0 {
-            self.mark = [0; MAX_POINTS];
-            self.mark_gen = 1;
-        }
-        self.mark_gen
     }
 
     /// Whether `c` may play at `p`: empty, not the simple-ko point, and not suicide.
@@ -520,25 +590,24 @@ impl Board {
         self.head[p] = p as u16;
         self.next[p] = p as u16;
         self.stones[p] = 1;
+        self.libs[p] = 0;
+        self.clear_libs(p);
         self.stone_count[c.index()] += 1;
         self.hash ^= ZOBRIST[c.index()][p];
 
-        // Every distinct enemy string next to p loses the liberty p.
+        // Every enemy string next to p loses the liberty p, once: a string touching p twice
+        // no longer has it the second time.
         let mut captured = 0usize;
         let mut ko_candidate = 0usize;
         let nbrs = self.neighbors(p);
-        for (i, &n) in nbrs.iter().enumerate() {
+        for n in nbrs {
             if self.cells[n] != enemy {
                 continue;
             }
-            let h = self.head[n];
-            if nbrs[..i]
-                .iter()
-                .any(|&m| self.head[m] == h && self.cells[m] == enemy)
-            {
+            let h = self.head[n] as usize;
+            if !self.lose_lib(h, p) {
                 continue;
             }
-            let h = h as usize;
             self.libs[h] -= 1;
             if self.libs[h] == 0 {
                 let len = self.stones[h] as usize;
@@ -550,8 +619,8 @@ impl Board {
         self.captures[c.index()] += captured as u32;
 
         // Friendly strings around p: the common single-string case is updated in place
-        // (p stops being a liberty, p's empty neighbours not yet touching the string become
-        // ones); joining two or more strings recounts.
+        // (p stops being a liberty, p's empty neighbours not yet liberties become ones);
+        // joining two or more strings counts the union of their sets.
         let mut friend = 0usize;
         let mut several = false;
         for n in nbrs {
@@ -564,32 +633,39 @@ impl Board {
                 }
             }
         }
+        // Captures above already gave p's string (and its friends) the points they freed.
         let h = if friend == 0 {
-            self.libs[p] = nbrs.iter().filter(|&&n| self.cells[n] == EMPTY).count() as u16;
+            for n in nbrs {
+                if self.cells[n] == EMPTY && self.gain_lib(p, n) {
+                    self.libs[p] += 1;
+                }
+            }
             p
         } else if !several {
             let mut libs = self.libs[friend] - 1;
             for n in nbrs {
-                if self.cells[n] == EMPTY
-                    && !self
-                        .neighbors(n)
-                        .iter()
-                        .any(|&m| m != p && self.cells[m] == own && self.head[m] as usize == friend)
-                {
+                if self.cells[n] == EMPTY && self.gain_lib(friend, n) {
                     libs += 1;
                 }
             }
+            self.lose_lib(friend, p);
             self.merge(friend, p);
             let h = self.head[p] as usize;
             self.libs[h] = libs;
             h
         } else {
             for n in nbrs {
+                if self.cells[n] == EMPTY {
+                    self.gain_lib(p, n);
+                }
+            }
+            for n in nbrs {
                 if self.cells[n] == own && self.head[n] != self.head[p] {
                     self.merge(p, n);
                 }
             }
             let h = self.head[p] as usize;
+            self.lose_lib(h, p);
             self.libs[h] = self.count_libs(h);
             h
         };
@@ -601,7 +677,8 @@ impl Board {
         };
     }
 
-    /// Merges the string through `b` into the string through `a`.
+    /// Merges the string through `b` into the string through `a`, liberty sets included
+    /// (the caller sets the liberty count).
     fn merge(&mut self, a: Point, b: Point) {
         let (mut ha, mut hb) = (self.head[a] as usize, self.head[b] as usize);
         if self.stones[ha] < self.stones[hb] {
@@ -617,24 +694,28 @@ impl Board {
         }
         self.next.swap(ha, hb);
         self.stones[ha] += self.stones[hb];
+        let w = self.set_words;
+        for i in 0..w {
+            self.lib_sets[ha * w + i] |= self.lib_sets[hb * w + i];
+        }
     }
 
-    fn count_libs(&mut self, h: Point) -> u16 {
-        let gen = self.next_gen();
-        let mut count = 0;
+    /// Rebuilds the liberty set and count of the string with head `h` from its stones.
+    fn recount_libs(&mut self, h: Point) {
+        self.clear_libs(h);
         let mut q = h;
         loop {
             for n in self.neighbors(q) {
-                if self.cells[n] == EMPTY && self.mark[n] != gen {
-                    self.mark[n] = gen;
-                    count += 1;
+                if self.cells[n] == EMPTY {
+                    self.gain_lib(h, n);
                 }
             }
             q = self.next[q] as usize;
             if q == h {
-                return count;
+                break;
             }
         }
+        self.libs[h] = self.count_libs(h);
     }
 
     /// Removes a captured string; each capturer string next to a freed point gains it.
@@ -651,19 +732,13 @@ impl Board {
             self.stone_count[victim.index()] -= 1;
             self.hash ^= ZOBRIST[victim.index()][q];
             self.add_empty(q);
-            let nbrs = self.neighbors(q);
-            for (i, &n) in nbrs.iter().enumerate() {
-                if self.cells[n] != cell(capturer) {
-                    continue;
+            for n in self.neighbors(q) {
+                if self.cells[n] == cell(capturer) {
+                    let hn = self.head[n] as usize;
+                    if self.gain_lib(hn, q) {
+                        self.libs[hn] += 1;
+                    }
                 }
-                let hn = self.head[n];
-                if nbrs[..i]
-                    .iter()
-                    .any(|&m| self.head[m] == hn && self.cells[m] == cell(capturer))
-                {
-                    continue;
-                }
-                self.libs[hn as usize] += 1;
             }
             q = nx;
             if q == h {
@@ -816,7 +891,7 @@ impl Board {
             .filter(|&p| self.stone(p).is_some() && self.head[p] as usize == p)
             .collect();
         for h in heads {
-            self.libs[h] = self.count_libs(h);
+            self.recount_libs(h);
         }
         self.to_move = to_move;
         self.captures = captures;
@@ -879,6 +954,11 @@ mod tests {
     /// Liberties of the string at `p` found by a flood fill that shares nothing with the
     /// incremental bookkeeping.
     fn flood_libs(b: &Board, p: Point) -> usize {
+        flood_lib_points(b, p).len()
+    }
+
+    /// The liberties of the string through `p`, by flood fill, in increasing order.
+    fn flood_lib_points(b: &Board, p: Point) -> Vec<Point> {
         let c = b.stone(p).unwrap();
         let mut seen = vec![false; MAX_POINTS];
         let mut libs = vec![false; MAX_POINTS];
@@ -894,7 +974,32 @@ mod tests {
                 }
             }
         }
-        libs.iter().filter(|&&x| x).count()
+        (0..MAX_POINTS).filter(|&q| libs[q]).collect()
+    }
+
+    /// Checks every string's liberty set, and the liberties read from it, against a flood
+    /// fill.
+    fn check_lib_sets(b: &Board) {
+        for p in b.points() {
+            if b.stone(p).is_none() {
+                continue;
+            }
+            let want = flood_lib_points(b, p);
+            let mut set = PointSet::default();
+            b.add_libs_to(p, &mut set);
+            let got: Vec<Point> = (0..MAX_POINTS).filter(|&q| set.contains(q)).collect();
+            assert_eq!(got, want, "liberties of {p}");
+            assert_eq!(set.len(b.set_words()), want.len());
+            assert_eq!(b.libs(p), want.len());
+            assert_eq!(b.atari_lib(p), (want.len() == 1).then(|| want[0]));
+            let first = want[0];
+            assert_eq!(b.lib_other_than(p, 0), Some(first));
+            assert_eq!(b.lib_other_than(p, first), want.get(1).copied());
+            let mut two: Vec<Point> = b.two_libs(p).into_iter().flatten().collect();
+            two.sort();
+            assert!(two.iter().all(|q| want.contains(q)));
+            assert_eq!(two.len(), want.len().min(2));
+        }
     }
 
     #[test]
@@ -932,6 +1037,7 @@ mod tests {
                             }
                         }
                     }
+                    check_lib_sets(&b);
                     assert_eq!(hash, b.hash());
                     assert_eq!(empties, b.empty_points().len());
                     let stones = size * size - empties;
@@ -1003,7 +1109,7 @@ mod tests {
                 scratch.copy_from(&b);
                 let mut clone = b.clone();
                 same(&scratch, &clone);
-                // The copy's scratch marks must not confuse the liberty recounts of merges.
+                // Sets left in the scratch board by older strings must not leak into new ones.
                 for _ in 0..12 {
                     let legal = legal_moves(&clone);
                     let Some(&p) = legal.get(rng.gen_range(0..legal.len().max(1))) else {
@@ -1013,12 +1119,45 @@ mod tests {
                     assert!(scratch.play(c, Move::Play(p)));
                     assert!(clone.play(c, Move::Play(p)));
                     same(&scratch, &clone);
-                    for q in scratch.points() {
-                        if scratch.stone(q).is_some() {
-                            assert_eq!(scratch.libs(q), flood_libs(&scratch, q));
-                        }
-                    }
+                    check_lib_sets(&scratch);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn strings_rebuilt_by_set_up_and_removal_have_their_liberties() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        for size in [5, 9, 19] {
+            let mut b = Board::new(size);
+            for _ in 0..size * size {
+                let legal = legal_moves(&b);
+                let Some(&p) = legal.get(rng.gen_range(0..legal.len().max(1))) else {
+                    break;
+                };
+                assert!(b.play(b.to_move(), Move::Play(p)));
+            }
+            let stones: Vec<Point> = b.points().filter(|&p| b.stone(p).is_some()).collect();
+            let gone: Vec<Point> = stones.iter().copied().step_by(3).collect();
+            b.remove_stones(&gone);
+            check_lib_sets(&b);
+            let empty: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
+            let add: Vec<(Color, Point)> = empty
+                .iter()
+                .step_by(5)
+                .map(|&p| (Color::Black, p))
+                .collect();
+            if b.add_setup_stones(&add) {
+                assert!(add.iter().all(|&(_, p)| b.stone(p) == Some(Color::Black)));
+            }
+            check_lib_sets(&b);
+            for _ in 0..size * size {
+                let legal = legal_moves(&b);
+                let Some(&p) = legal.get(rng.gen_range(0..legal.len().max(1))) else {
+                    break;
+                };
+                assert!(b.play(b.to_move(), Move::Play(p)));
+                check_lib_sets(&b);
             }
         }
     }

@@ -13,21 +13,26 @@ const MAX_DEPTH: usize = 60;
 /// attacker in atari, or by extending to three or more liberties with every atari the
 /// attacker can then give being escapable in turn.
 pub fn escapes(b: &Board, s: Point) -> bool {
-    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut boards) => escapes_at(b, s, 0, &mut boards),
-        // Not reached (reading never re-enters itself), but a fresh stack is as good.
-        Err(_) => escapes_at(b, s, 0, &mut new_stack()),
-    })
+    with_scratch(|stack| escapes_at(b, s, 0, &mut stack[1..]))
 }
 
 thread_local! {
-    /// Boards for the positions a chase reads, two per ply, reused so that reading a
-    /// ladder in a playout copies only the used part of a board and never allocates.
+    /// Boards for the positions a chase reads, two per ply and one for the atari that
+    /// starts it, reused so that reading a ladder in a playout copies only the used part
+    /// of a board and never allocates.
     static SCRATCH: RefCell<Vec<Board>> = RefCell::new(new_stack());
 }
 
 fn new_stack() -> Vec<Board> {
-    vec![Board::new(1); 2 * MAX_DEPTH]
+    vec![Board::new(1); 2 * MAX_DEPTH + 1]
+}
+
+fn with_scratch<R>(f: impl FnOnce(&mut [Board]) -> R) -> R {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut boards) => f(&mut boards),
+        // Not reached (reading never re-enters itself), but a fresh stack is as good.
+        Err(_) => f(&mut new_stack()),
+    })
 }
 
 fn escapes_at(b: &Board, s: Point, depth: usize, stack: &mut [Board]) -> bool {
@@ -101,14 +106,17 @@ pub fn atari_captures(b: &Board, attacker: Color, p: Point) -> bool {
     if targets.is_empty() {
         return false;
     }
-    let mut after = b.clone();
-    after.play_legal(attacker, Move::Play(p));
-    if after.libs(p) < 2 {
-        return false;
-    }
-    targets
-        .into_iter()
-        .any(|t| after.libs(t) == 1 && !escapes(&after, t))
+    with_scratch(|stack| {
+        let [after, chase @ ..] = stack else {
+            unreachable!("the scratch stack is never empty")
+        };
+        after.copy_from(b);
+        after.play_legal(attacker, Move::Play(p));
+        after.libs(p) >= 2
+            && targets
+                .into_iter()
+                .any(|t| after.libs(t) == 1 && !escapes_at(after, t, 0, chase))
+    })
 }
 
 #[cfg(test)]

@@ -152,7 +152,7 @@ pub(crate) fn capture_moves(
         } else {
             // Escape by extending, or by capturing an attacker in atari.
             let runs = !read_ladders
-                || match tactics::libs_after_play_known(b, c, lib, 0, 3, h, &[lib]) {
+                || match tactics::libs_after_play(b, c, lib, 0, 3) {
                     0 | 1 => false,
                     2 => ladder::escapes(b, q),
                     _ => true,
