@@ -1,5 +1,6 @@
-//! The Go board: stones, strings with their liberty sets and counts, captures, simple ko and
-//! Zobrist hashing, all in fixed-size arrays so a playout copies the board once and never allocates.
+//! The Go board: stones, strings with their liberty sets and counts, captures, simple ko
+//! and Zobrist hashing, all in fixed-size arrays so a playout copies the board once and
+//! never allocates.
 //!
 //! Points index a padded array of width `size + 2`, so every on-board point has four
 //! neighbours and the border needs no bounds checks.
