@@ -90,20 +90,43 @@ impl Node {
             expanding: false,
         }
     }
+}
 
-    #[inline]
-    fn urgency(&self, log_parent: f32, rave_equiv: f32) -> f32 {
-        let v = self.visits as f32 + self.prior_visits;
-        let mean = (self.wins + self.prior_wins) / v;
-        let value = if self.rave_visits == 0 {
-            mean
-        } else {
-            let av = self.rave_visits as f32;
-            let beta = av / (av + v + v * av / rave_equiv);
-            beta * (self.rave_wins / av) + (1.0 - beta) * mean
-        };
-        value + UCB_C * (log_parent / v).sqrt()
+/// Children `select` scores together: the urgency formula runs over fixed-size arrays,
+/// which the compiler turns into SIMD arithmetic. Division and square root are correctly
+/// rounded in every lane, and each lane does the same operations in the same order as the
+/// scalar formula, so the scores keep their bits.
+const BATCH: usize = 16;
+
+/// Urgencies of up to `BATCH` children; lanes past `kids.len()` hold junk.
+#[inline]
+fn urgencies(kids: &[Node], log_parent: f32, rave_equiv: f32) -> [f32; BATCH] {
+    let mut visits = [0u32; BATCH];
+    let mut wins = [0f32; BATCH];
+    let mut prior_visits = [0f32; BATCH];
+    let mut prior_wins = [0f32; BATCH];
+    let mut rave_visits = [0u32; BATCH];
+    let mut rave_wins = [0f32; BATCH];
+    for (k, n) in kids.iter().take(BATCH).enumerate() {
+        visits[k] = n.visits;
+        wins[k] = n.wins;
+        prior_visits[k] = n.prior_visits;
+        prior_wins[k] = n.prior_wins;
+        rave_visits[k] = n.rave_visits;
+        rave_wins[k] = n.rave_wins;
     }
+    let mut u = [0f32; BATCH];
+    for k in 0..BATCH {
+        let v = visits[k] as f32 + prior_visits[k];
+        let mean = (wins[k] + prior_wins[k]) / v;
+        // Both sides are computed and one is picked, branch-free.
+        let av = rave_visits[k] as f32;
+        let beta = av / (av + v + v * av / rave_equiv);
+        let rave_mix = beta * (rave_wins[k] / av) + (1.0 - beta) * mean;
+        let value = if rave_visits[k] == 0 { mean } else { rave_mix };
+        u[k] = value + UCB_C * (log_parent / v).sqrt();
+    }
+    u
 }
 
 /// Statistics of one root move, for choosing and reporting.
@@ -620,27 +643,25 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
 impl Grown {
     fn record_ownership(&mut self, board: &Board) {
         self.owner_samples += 1;
-        for p in board.points() {
-            let owner = match board.stone(p) {
-                Some(c) => Some(c),
-                None => {
-                    let mut seen = 0u8;
-                    for n in board.neighbors(p) {
-                        if let Some(c) = board.stone(n) {
-                            seen |= 1 << c as u8;
-                        }
-                    }
-                    match seen {
-                        1 => Some(Color::Black),
-                        2 => Some(Color::White),
-                        _ => None,
-                    }
+        let size = board.size();
+        for row in 0..size {
+            let start = board.point(0, row);
+            for p in start..start + size {
+                // Cell codes are 0 empty, 1 Black, 2 White, 3 off the board. An empty
+                // point belongs to the one colour around it: `1 << code` in bits 1 and 2.
+                let mut owner = board.cell_code(p);
+                if owner == 0 {
+                    let seen = board
+                        .neighbors(p)
+                        .iter()
+                        .fold(0u8, |s, &n| s | (1 << board.cell_code(n)) & 0b110);
+                    owner = seen >> 1;
                 }
-            };
-            match owner {
-                Some(Color::Black) => self.owner_black[p] += 1,
-                Some(Color::White) => self.owner_white[p] += 1,
-                None => {}
+                match owner {
+                    1 => self.owner_black[p] += 1,
+                    2 => self.owner_white[p] += 1,
+                    _ => {}
+                }
             }
         }
     }
@@ -682,17 +703,21 @@ impl Grown {
     }
 
     fn select(&self, idx: usize) -> usize {
-        let node = self.nodes[idx];
+        let node = &self.nodes[idx];
         let log_parent = ((node.visits + 1) as f32).ln();
         let rave_equiv = f32::from_bits(RAVE_EQUIV.load(Ordering::Relaxed));
-        let (f, n) = (node.first_child as usize, node.n_children as usize);
+        let f = node.first_child as usize;
+        let kids = &self.nodes[f..f + node.n_children as usize];
         let mut best = f;
         let mut best_u = f32::NEG_INFINITY;
-        for i in f..f + n {
-            let u = self.nodes[i].urgency(log_parent, rave_equiv);
-            if u > best_u {
-                best_u = u;
-                best = i;
+        for (b, batch) in kids.chunks(BATCH).enumerate() {
+            let u = urgencies(batch, log_parent, rave_equiv);
+            // The first strictly greater wins; a NaN never does.
+            for (k, &u) in u[..batch.len()].iter().enumerate() {
+                if u > best_u {
+                    best_u = u;
+                    best = f + b * BATCH + k;
+                }
             }
         }
         best
