@@ -71,15 +71,13 @@ impl Stats {
     pub fn most_urgent(&self, kids: Range<usize>, log_parent: f32, rave_equiv: f32) -> usize {
         let mut best = kids.start;
         let mut best_u = f32::NEG_INFINITY;
-        let mut consider = |i: usize, u: f32| {
-            if u > best_u {
-                best_u = u;
-                best = i;
-            }
-        };
         if self.visits.len() < BATCH {
             for i in kids {
-                consider(i, self.lane(i).urgency(log_parent, rave_equiv));
+                let u = self.lane(i).urgency(log_parent, rave_equiv);
+                if u > best_u {
+                    best_u = u;
+                    best = i;
+                }
             }
             return best;
         }
@@ -88,10 +86,17 @@ impl Stats {
             // Always a whole batch, moved back when the vectors end sooner: the extra
             // lanes score other nodes, for nothing but the fixed length.
             let first = start.min(self.visits.len() - BATCH);
-            let scores = self.batch(first, log_parent, rave_equiv);
             let end = kids.end.min(first + BATCH);
-            for i in start..end {
-                consider(i, scores[i - first]);
+            let mut scores = self.batch(first, log_parent, rave_equiv);
+            scores[..start - first].fill(f32::NEG_INFINITY);
+            scores[end - first..].fill(f32::NEG_INFINITY);
+            // Lanes that are not children never win. The batch's best is the first
+            // lane holding its greatest score, and it beats the earlier batches' only
+            // when strictly greater: as if the children were compared one by one.
+            let top = greatest(scores);
+            if top > best_u {
+                best_u = top;
+                best = first + scores.iter().position(|&u| u == top).unwrap_or(0);
             }
             start = end;
         }
@@ -99,7 +104,8 @@ impl Stats {
     }
 
     /// The urgencies of nodes `first..first + BATCH`, in a loop of fixed length without
-    /// branches, which the compiler vectorizes.
+    /// branches, which the compiler vectorizes; minus infinity, which never wins, for
+    /// NaN.
     fn batch(&self, first: usize, log_parent: f32, rave_equiv: f32) -> [f32; BATCH] {
         // Copied into arrays of its own: the compiler loads from those without proving
         // each lane's address valid, which it needs to compute both sides of `urgency`.
@@ -114,7 +120,7 @@ impl Stats {
         let prior_wins = lanes(&self.prior_wins, first);
         let mut scores = [0f32; BATCH];
         for (k, u) in scores.iter_mut().enumerate() {
-            *u = Lane {
+            let x = Lane {
                 visits: visits[k],
                 wins: wins[k],
                 rave_visits: rave_visits[k],
@@ -123,6 +129,7 @@ impl Stats {
                 prior_wins: prior_wins[k],
             }
             .urgency(log_parent, rave_equiv);
+            *u = if x.is_nan() { f32::NEG_INFINITY } else { x };
         }
         scores
     }
@@ -137,6 +144,19 @@ impl Stats {
             prior_wins: self.prior_wins[i],
         }
     }
+}
+
+/// The greatest of `scores` (none NaN), in a few SIMD steps.
+fn greatest(mut scores: [f32; BATCH]) -> f32 {
+    let mut half = BATCH / 2;
+    while half > 0 {
+        for k in 0..half {
+            let (a, b) = (scores[k], scores[k + half]);
+            scores[k] = if a > b { a } else { b };
+        }
+        half /= 2;
+    }
+    scores[0]
 }
 
 /// One node's statistics, for scoring it.
