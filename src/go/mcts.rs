@@ -15,6 +15,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
+mod stats;
+
+use self::stats::{Prior, Stats};
 use super::board::{Board, Move, Point};
 use super::features;
 use super::ladder;
@@ -44,7 +47,7 @@ const PRIOR_PATTERN: f32 = 10.0;
 const PRIOR_DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f32 = 10.0;
 const PRIOR_OPENING_LOW_LINE: f32 = 20.0;
-/// Most nodes one tree grows to (48 bytes each: about 200 MB). Past it, leaves are no
+/// Most nodes one tree grows to (56 bytes each with their statistics: about 235 MB). Past it, leaves are no
 /// longer expanded and simulations start their playouts there: a 10-minute move or an
 /// hour of analysis must not exhaust memory.
 const MAX_NODES: usize = 1 << 22;
@@ -53,19 +56,13 @@ const MAX_NODES: usize = 1 << 22;
 const OWNER_MIN_SAMPLES: u32 = 64;
 const OWNER_REFRESH: u32 = 256;
 
+/// A node of the tree; its search statistics are in `Grown::stats`, at the same index.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     mv: Move,
-    visits: u32,
-    /// Wins for the player who made `mv`.
-    wins: f32,
     /// Sum of the final area margins (Black minus White, komi included) of the
     /// simulations through this node, for the score estimate.
     black_margin: f32,
-    rave_visits: u32,
-    rave_wins: f32,
-    prior_visits: f32,
-    prior_wins: f32,
     first_child: u32,
     n_children: u16,
     expanded: bool,
@@ -77,13 +74,7 @@ impl Node {
     fn new(mv: Move) -> Node {
         Node {
             mv,
-            visits: 0,
-            wins: 0.0,
             black_margin: 0.0,
-            rave_visits: 0,
-            rave_wins: 0.0,
-            prior_visits: 0.0,
-            prior_wins: 0.0,
             first_child: 0,
             n_children: 0,
             expanded: false,
@@ -91,18 +82,9 @@ impl Node {
         }
     }
 
-    #[inline]
-    fn urgency(&self, log_parent: f32, rave_equiv: f32) -> f32 {
-        let v = self.visits as f32 + self.prior_visits;
-        let mean = (self.wins + self.prior_wins) / v;
-        let value = if self.rave_visits == 0 {
-            mean
-        } else {
-            let av = self.rave_visits as f32;
-            let beta = av / (av + v + v * av / rave_equiv);
-            beta * (self.rave_wins / av) + (1.0 - beta) * mean
-        };
-        value + UCB_C * (log_parent / v).sqrt()
+    fn kids(&self) -> std::ops::Range<usize> {
+        let f = self.first_child as usize;
+        f..f + self.n_children as usize
     }
 }
 
@@ -159,6 +141,7 @@ pub struct Tree {
 /// write, shared by all search threads.
 struct Grown {
     nodes: Vec<Node>,
+    stats: Stats,
     /// Ownership counts from playouts (black- and white-owned counts per point) for
     /// dead-stone estimates and the ownership map.
     owner_black: Vec<u32>,
@@ -179,8 +162,8 @@ struct Worker<'a> {
     rng: &'a mut SmallRng,
     amaf: &'a mut Amaf,
     replies: &'a mut Replies,
-    /// New children, made before they go into the tree.
-    kids: Vec<Node>,
+    /// New children with their priors, made before they go into the tree.
+    kids: Vec<(Move, Prior)>,
     /// The ownership the weak-group priors read (empty: none yet), copied from the tree
     /// now and then so that expansions need not hold the lock while reading it.
     owner: Vec<f32>,
@@ -216,6 +199,7 @@ impl Tree {
         let mut t = Tree {
             grown: Grown {
                 nodes: Vec::with_capacity(1 << 16),
+                stats: Stats::with_capacity(1 << 16),
                 owner_black: vec![0; super::board::MAX_POINTS],
                 owner_white: vec![0; super::board::MAX_POINTS],
                 owner_samples: 0,
@@ -230,6 +214,7 @@ impl Tree {
             prev_owner: Vec::new(),
         };
         t.grown.nodes.push(Node::new(Move::Pass));
+        t.grown.stats.push(Prior::default());
         t
     }
 
@@ -250,9 +235,8 @@ impl Tree {
         for &m in moves {
             let Some(i) = idx else { break };
             let n = self.grown.nodes[i];
-            let kids = n.first_child as usize..n.first_child as usize + n.n_children as usize;
-            idx = kids
-                .into_iter()
+            idx = n
+                .kids()
                 .find(|&k| n.expanded && self.grown.nodes[k].mv == m);
             // Moves not alternating in colour (GTP allows it) fail here and reset the tree.
             if !b.play(b.to_move(), m) {
@@ -267,12 +251,16 @@ impl Tree {
         };
         self.komi = komi + shift;
         self.komi_shift = shift;
-        let mut fresh = Vec::with_capacity(self.grown.nodes.len().max(1 << 16));
-        fresh.push(self.grown.nodes[idx]);
+        let capacity = self.grown.nodes.len().max(1 << 16);
+        let mut nodes = Vec::with_capacity(capacity);
+        let mut stats = Stats::with_capacity(capacity);
+        nodes.push(self.grown.nodes[idx]);
+        stats.push_copy(&self.grown.stats, idx);
         if self.grown.nodes[idx].expanded {
-            self.copy_children(idx, 0, &mut fresh);
+            self.copy_children(idx, 0, &mut nodes, &mut stats);
         }
-        self.grown.nodes = fresh;
+        self.grown.nodes = nodes;
+        self.grown.stats = stats;
         self.root_board = board.clone();
         self.history = history.to_vec();
         self.prev_owner = (0..self.grown.owner_black.len())
@@ -284,15 +272,16 @@ impl Tree {
         self.filter_root_superko();
     }
 
-    fn copy_children(&self, from: usize, to: usize, out: &mut Vec<Node>) {
+    fn copy_children(&self, from: usize, to: usize, out: &mut Vec<Node>, stats: &mut Stats) {
         let n = self.grown.nodes[from];
         let start = out.len();
-        for i in 0..n.n_children as usize {
-            out.push(self.grown.nodes[n.first_child as usize + i]);
+        for i in n.kids() {
+            out.push(self.grown.nodes[i]);
+            stats.push_copy(&self.grown.stats, i);
         }
         out[to].first_child = start as u32;
-        for i in 0..n.n_children as usize {
-            self.copy_children(n.first_child as usize + i, start + i, out);
+        for (k, i) in n.kids().enumerate() {
+            self.copy_children(i, start + k, out, stats);
         }
     }
 
@@ -307,10 +296,11 @@ impl Tree {
             if let Move::Play(p) = self.grown.nodes[i].mv {
                 if self.repeats(c, p) {
                     // A hopeless prior keeps it from ever being chosen.
-                    self.grown.nodes[i].prior_visits = 1e9;
-                    self.grown.nodes[i].prior_wins = 0.0;
-                    self.grown.nodes[i].visits = 0;
-                    self.grown.nodes[i].wins = 0.0;
+                    let s = &mut self.grown.stats;
+                    s.prior_visits[i] = 1e9;
+                    s.prior_wins[i] = 0.0;
+                    s.visits[i] = 0;
+                    s.wins[i] = 0.0;
                 }
             }
         }
@@ -417,11 +407,11 @@ impl Tree {
 
     /// Mean final margin (Black minus White, komi included) over the root's simulations.
     pub fn root_black_margin(&self) -> f32 {
-        let root = &self.grown.nodes[0];
-        if root.visits == 0 {
+        let visits = self.grown.stats.visits[0];
+        if visits == 0 {
             0.0
         } else {
-            root.black_margin / root.visits as f32
+            self.grown.nodes[0].black_margin / visits as f32
         }
     }
 
@@ -429,25 +419,22 @@ impl Tree {
     /// moves, with each move's visits.
     pub fn principal_variation(&self, first: Move, len: usize) -> Vec<(Move, u32)> {
         let mut out = Vec::new();
+        let visits = &self.grown.stats.visits;
         let root = self.grown.nodes[0];
-        let kids =
-            root.first_child as usize..(root.first_child as usize + root.n_children as usize);
-        let Some(mut idx) = kids.into_iter().find(|&k| self.grown.nodes[k].mv == first) else {
+        let Some(mut idx) = root.kids().find(|&k| self.grown.nodes[k].mv == first) else {
             return out;
         };
         loop {
             let n = self.grown.nodes[idx];
-            if n.visits == 0 || out.len() >= len {
+            if visits[idx] == 0 || out.len() >= len {
                 break;
             }
-            out.push((n.mv, n.visits));
+            out.push((n.mv, visits[idx]));
             if !n.expanded || n.n_children == 0 {
                 break;
             }
             let f = n.first_child as usize;
-            idx = (f..f + n.n_children as usize)
-                .max_by_key(|&k| self.grown.nodes[k].visits)
-                .unwrap_or(f);
+            idx = n.kids().max_by_key(|&k| visits[k]).unwrap_or(f);
         }
         out
     }
@@ -455,8 +442,9 @@ impl Tree {
     /// Root moves with their statistics (visits and wins of the mover), most visited first.
     pub fn root_stats(&self) -> Vec<MoveStats> {
         let root = self.grown.nodes[0];
-        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
-            .map(|i| move_stats(&self.grown.nodes[root.first_child as usize + i]))
+        let mut v: Vec<MoveStats> = root
+            .kids()
+            .map(|i| self.grown.move_stats(i))
             .filter(|s| s.visits > 0 || root.n_children == 1)
             .collect();
         v.sort_by_key(|s| std::cmp::Reverse(s.visits));
@@ -466,10 +454,11 @@ impl Tree {
     /// Every root move (unvisited ones too, for `minmoves`), most visited first.
     pub fn all_root_stats(&self) -> Vec<MoveStats> {
         let root = self.grown.nodes[0];
-        let mut v: Vec<MoveStats> = (0..root.n_children as usize)
-            .map(|i| self.grown.nodes[root.first_child as usize + i])
-            .filter(|n| n.prior_visits < 1e8) // superko repeats carry a hopeless prior
-            .map(|n| move_stats(&n))
+        let mut v: Vec<MoveStats> = root
+            .kids()
+            // Superko repeats carry a hopeless prior.
+            .filter(|&i| self.grown.stats.prior_visits[i] < 1e8)
+            .map(|i| self.grown.move_stats(i))
             .collect();
         v.sort_by_key(|s| std::cmp::Reverse(s.visits));
         v
@@ -479,17 +468,16 @@ impl Tree {
     /// the root is expanded.
     pub fn root_candidates(&self) -> Option<usize> {
         let root = self.grown.nodes[0];
-        let f = root.first_child as usize;
         root.expanded.then(|| {
-            self.grown.nodes[f..f + root.n_children as usize]
+            self.grown.stats.prior_visits[root.kids()]
                 .iter()
-                .filter(|n| n.prior_visits < 1e8)
+                .filter(|&&v| v < 1e8)
                 .count()
         })
     }
 
     pub fn root_visits(&self) -> u32 {
-        self.grown.nodes[0].visits
+        self.grown.stats.visits[0]
     }
 
     pub fn node_count(&self) -> usize {
@@ -556,7 +544,8 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
         loop {
             let node = g.nodes[idx];
             if !node.expanded {
-                let due = node.visits >= EXPAND_VISITS && g.nodes.len() < MAX_NODES || idx == 0;
+                let due =
+                    g.stats.visits[idx] >= EXPAND_VISITS && g.nodes.len() < MAX_NODES || idx == 0;
                 if !due || passes >= 2 || node.expanding {
                     break;
                 }
@@ -595,7 +584,7 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
         path[depth] = idx as u32;
         depth += 1;
         for &i in &path[..depth] {
-            g.nodes[i as usize].visits += 1;
+            g.stats.visits[i as usize] += 1;
         }
     }
     if passes >= 2 {
@@ -620,27 +609,25 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
 impl Grown {
     fn record_ownership(&mut self, board: &Board) {
         self.owner_samples += 1;
-        for p in board.points() {
-            let owner = match board.stone(p) {
-                Some(c) => Some(c),
-                None => {
-                    let mut seen = 0u8;
-                    for n in board.neighbors(p) {
-                        if let Some(c) = board.stone(n) {
-                            seen |= 1 << c as u8;
-                        }
-                    }
-                    match seen {
-                        1 => Some(Color::Black),
-                        2 => Some(Color::White),
-                        _ => None,
-                    }
+        let size = board.size();
+        for row in 0..size {
+            let start = board.point(0, row);
+            for p in start..start + size {
+                // Cell codes are 0 empty, 1 Black, 2 White, 3 off the board. An empty
+                // point belongs to the one colour around it: `1 << code` in bits 1 and 2.
+                let mut owner = board.cell_code(p);
+                if owner == 0 {
+                    let seen = board
+                        .neighbors(p)
+                        .iter()
+                        .fold(0u8, |s, &n| s | (1 << board.cell_code(n)) & 0b110);
+                    owner = seen >> 1;
                 }
-            };
-            match owner {
-                Some(Color::Black) => self.owner_black[p] += 1,
-                Some(Color::White) => self.owner_white[p] += 1,
-                None => {}
+                match owner {
+                    1 => self.owner_black[p] += 1,
+                    2 => self.owner_white[p] += 1,
+                    _ => {}
+                }
             }
         }
     }
@@ -649,6 +636,7 @@ impl Grown {
     fn backup(&mut self, root: &Root, path: &[u32], margin: f32, amaf: &Amaf) {
         let black_wins = margin > 0.0;
         let root_color = root.board.to_move();
+        let s = &mut self.stats;
         for (d, &i) in path.iter().enumerate() {
             let i = i as usize;
             // Player to move at this node; the node's own move was made by the other one.
@@ -661,18 +649,21 @@ impl Grown {
             let node = &mut self.nodes[i];
             node.black_margin += margin;
             if mover_won {
-                node.wins += 1.0;
+                s.wins[i] += 1.0;
             }
             if node.expanded {
                 let code = to_move as u8 + 1;
                 let child_won = (to_move == Color::Black) == black_wins;
-                let (f, n) = (node.first_child as usize, node.n_children as usize);
-                for child in &mut self.nodes[f..f + n] {
+                let kids = node.kids();
+                let rave = s.rave_visits[kids.clone()]
+                    .iter_mut()
+                    .zip(&mut s.rave_wins[kids.clone()]);
+                for (child, (rave_visits, rave_wins)) in self.nodes[kids].iter().zip(rave) {
                     if let Move::Play(p) = child.mv {
                         if amaf.first[p] == code {
-                            child.rave_visits += 1;
+                            *rave_visits += 1;
                             if child_won {
-                                child.rave_wins += 1.0;
+                                *rave_wins += 1.0;
                             }
                         }
                     }
@@ -681,27 +672,36 @@ impl Grown {
         }
     }
 
-    fn select(&self, idx: usize) -> usize {
-        let node = self.nodes[idx];
-        let log_parent = ((node.visits + 1) as f32).ln();
-        let rave_equiv = f32::from_bits(RAVE_EQUIV.load(Ordering::Relaxed));
-        let (f, n) = (node.first_child as usize, node.n_children as usize);
-        let mut best = f;
-        let mut best_u = f32::NEG_INFINITY;
-        for i in f..f + n {
-            let u = self.nodes[i].urgency(log_parent, rave_equiv);
-            if u > best_u {
-                best_u = u;
-                best = i;
-            }
+    /// A node's statistics as reported to the player and the analysis commands.
+    fn move_stats(&self, i: usize) -> MoveStats {
+        let s = &self.stats;
+        MoveStats {
+            mv: self.nodes[i].mv,
+            visits: s.visits[i],
+            wins: s.wins[i],
+            margin_sum: self.nodes[i].black_margin,
+            prior: if s.prior_visits[i] > 0.0 {
+                s.prior_wins[i] / s.prior_visits[i]
+            } else {
+                0.5
+            },
         }
-        best
+    }
+
+    fn select(&self, idx: usize) -> usize {
+        let log_parent = ((self.stats.visits[idx] + 1) as f32).ln();
+        let rave_equiv = f32::from_bits(RAVE_EQUIV.load(Ordering::Relaxed));
+        self.stats
+            .most_urgent(self.nodes[idx].kids(), log_parent, rave_equiv)
     }
 
     /// Gives node `idx` the children computed for it.
-    fn attach(&mut self, idx: usize, kids: &[Node]) {
+    fn attach(&mut self, idx: usize, kids: &[(Move, Prior)]) {
         let first = self.nodes.len();
-        self.nodes.extend_from_slice(kids);
+        for &(mv, prior) in kids {
+            self.nodes.push(Node::new(mv));
+            self.stats.push(prior);
+        }
         let n = &mut self.nodes[idx];
         n.first_child = first as u32;
         n.n_children = kids.len() as u16;
@@ -716,8 +716,8 @@ pub fn prior_means(board: &Board, out: &mut Vec<(Point, f32)>) {
     let mut kids = Vec::new();
     children(None, board, None, &mut kids);
     out.clear();
-    out.extend(kids.iter().filter_map(|n| match n.mv {
-        Move::Play(p) => Some((p, n.prior_wins / n.prior_visits)),
+    out.extend(kids.iter().filter_map(|&(mv, prior)| match mv {
+        Move::Play(p) => Some((p, prior.wins / prior.visits)),
         Move::Pass => None,
     }));
 }
@@ -725,7 +725,12 @@ pub fn prior_means(board: &Board, out: &mut Vec<(Point, f32)>) {
 /// The children of a new node at `board` (the root's if `root` is given) with their
 /// priors, into `out`: computed outside the tree's lock. `owner` is the playouts'
 /// ownership for the weak-group priors (none: no such priors).
-fn children(root: Option<&Root>, board: &Board, owner: Option<&[f32]>, out: &mut Vec<Node>) {
+fn children(
+    root: Option<&Root>,
+    board: &Board,
+    owner: Option<&[f32]>,
+    out: &mut Vec<(Move, Prior)>,
+) {
     let weak = owner.map(|o| (WeakStrings::find(board, o), weak::weight()));
     let model = features::model();
     // The learnt strength of each child in `out`, for scaling by the strongest.
@@ -784,12 +789,12 @@ fn children(root: Option<&Root>, board: &Board, owner: Option<&[f32]>, out: &mut
         if root.is_some_and(|r| r.repeats(c, p)) {
             continue;
         }
-        let mut node = Node::new(Move::Play(p));
+        let mut prior = Prior::default();
         if let Some(m) = model {
             strength[out.len()] = m.gammas.strength(&m.gammas.features(board, c, p));
         }
         priors(
-            &mut node,
+            &mut prior,
             board,
             c,
             p,
@@ -798,15 +803,15 @@ fn children(root: Option<&Root>, board: &Board, owner: Option<&[f32]>, out: &mut
             model.is_some_and(|m| m.replace),
         );
         if futile[..n_futile].contains(&p) && !near_captures[..n_near].contains(&p) {
-            node.prior_visits += 2.0 * PRIOR_SELF_ATARI;
+            prior.visits += 2.0 * PRIOR_SELF_ATARI;
         }
         if let Some((weak, w)) = &weak {
             if weak.urgent(board, c, p) {
-                node.prior_wins += w;
-                node.prior_visits += w;
+                prior.wins += w;
+                prior.visits += w;
             }
         }
-        out.push(node);
+        out.push((Move::Play(p), prior));
     }
     if let Some(m) = model {
         let scale = if m.by_probability {
@@ -814,31 +819,32 @@ fn children(root: Option<&Root>, board: &Board, owner: Option<&[f32]>, out: &mut
         } else {
             strength[..out.len()].iter().fold(0.0f32, |a, &b| a.max(b))
         };
-        for (n, &s) in out.iter_mut().zip(&strength) {
+        for ((_, prior), &s) in out.iter_mut().zip(&strength) {
             // Virtual wins growing with the square root of the move's probability
             // (or of its ratio to the likeliest move's), as Pachi's pattern priors.
             let w = m.weight * (s / scale).sqrt();
-            n.prior_wins += w;
-            n.prior_visits += w;
+            prior.wins += w;
+            prior.visits += w;
         }
     }
     if out.is_empty() {
-        out.push(Node::new(Move::Pass));
+        out.push((Move::Pass, Prior::default()));
     } else if board.last_move() == Some(Move::Pass) {
         // After a pass, passing back ends the game: a candidate the search must weigh
         // (its worth is the judged count, see `simulate`). An optimistic prior makes
         // sure it is tried even beside moves that win every simulation; a losing end
         // quickly falls behind the moves that play on.
-        let mut pass = Node::new(Move::Pass);
-        pass.prior_wins = PRIOR_EVEN;
-        pass.prior_visits = PRIOR_EVEN;
-        out.push(pass);
+        let pass = Prior {
+            wins: PRIOR_EVEN,
+            visits: PRIOR_EVEN,
+        };
+        out.push((Move::Pass, pass));
     }
 }
 
 /// Prior knowledge of a new child, as virtual wins and visits.
 fn priors(
-    node: &mut Node,
+    prior: &mut Prior,
     b: &Board,
     c: Color,
     p: Point,
@@ -847,8 +853,8 @@ fn priors(
     learnt: bool,
 ) {
     let mut add = |wins: f32, visits: f32| {
-        node.prior_wins += wins;
-        node.prior_visits += visits;
+        prior.wins += wins;
+        prior.visits += visits;
     };
     add(PRIOR_EVEN / 2.0, PRIOR_EVEN);
     let mut captured = 0;
@@ -907,21 +913,6 @@ impl Root<'_> {
     }
 }
 
-/// A root child's statistics as reported to the player and the analysis commands.
-fn move_stats(n: &Node) -> MoveStats {
-    MoveStats {
-        mv: n.mv,
-        visits: n.visits,
-        wins: n.wins,
-        margin_sum: n.black_margin,
-        prior: if n.prior_visits > 0.0 {
-            n.prior_wins / n.prior_visits
-        } else {
-            0.5
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -943,38 +934,39 @@ mod tests {
     /// children plus the simulations that ended at it, and the ends add up to `sims`.
     fn check_counts(t: &Tree, threads: usize, sims: u64) {
         let nodes = &t.grown.nodes;
+        let (visits, wins) = (&t.grown.stats.visits, &t.grown.stats.wins);
+        assert_eq!(visits.len(), nodes.len(), "one set of statistics per node");
         let mut reachable = 1;
         let mut ends = 0u64;
         for (i, n) in nodes.iter().enumerate() {
             assert!(!n.expanding, "node {i} left half-expanded");
             assert!(
-                n.wins <= n.visits as f32,
+                wins[i] <= visits[i] as f32,
                 "node {i}: {} wins in {} visits",
-                n.wins,
-                n.visits
+                wins[i],
+                visits[i]
             );
             if !n.expanded {
-                ends += n.visits as u64;
+                ends += visits[i] as u64;
                 continue;
             }
             reachable += n.n_children as usize;
-            let kids = &nodes[n.first_child as usize..][..n.n_children as usize];
-            let below: u32 = kids.iter().map(|k| k.visits).sum();
+            let below: u32 = visits[n.kids()].iter().sum();
             assert!(
-                below <= n.visits,
+                below <= visits[i],
                 "node {i}: children {below} > visits {}",
-                n.visits
+                visits[i]
             );
-            ends += (n.visits - below) as u64;
+            ends += (visits[i] - below) as u64;
             // One thread expands a node at its visit after EXPAND_VISITS (the root at
             // once). More threads also end simulations at a node while another one makes
             // its children, as many as that takes (a preempted thread can take long).
             if threads == 1 {
                 let slack = if i == 0 { 0 } else { EXPAND_VISITS };
                 assert!(
-                    n.visits - below <= slack,
+                    visits[i] - below <= slack,
                     "node {i}: {} visits, {below} through its children",
-                    n.visits
+                    visits[i]
                 );
             }
         }
