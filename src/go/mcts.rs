@@ -47,9 +47,9 @@ const PRIOR_PATTERN: f32 = 10.0;
 const PRIOR_DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f32 = 10.0;
 const PRIOR_OPENING_LOW_LINE: f32 = 20.0;
-/// Most nodes one tree grows to (56 bytes each with their statistics: about 235 MB). Past it, leaves are no
-/// longer expanded and simulations start their playouts there: a 10-minute move or an
-/// hour of analysis must not exhaust memory.
+/// Most nodes one tree grows to (56 bytes each with their statistics: about 235 MB).
+/// Past it, leaves are no longer expanded and simulations start their playouts there: a
+/// 10-minute move or an hour of analysis must not exhaust memory.
 const MAX_NODES: usize = 1 << 22;
 /// Playouts before a search's own ownership replaces the previous search's in the
 /// weak-group priors, and new playouts between two copies of it.
