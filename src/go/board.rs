@@ -471,7 +471,9 @@ impl Board {
             .map(|i| i * 64 + self.lib_sets[h * w + i].trailing_zeros() as usize)
     }
 
-    /// Up to two liberties of the string through `p` (for ladder and atari logic).
+    /// Up to two liberties of the string through `p` (for ladder and atari logic), in the
+    /// order a walk of its stones meets them, not read from the liberty set: the ladder
+    /// reader and the playouts try them in this order, and their choices depend on it.
     pub fn two_libs(&self, p: Point) -> [Option<Point>; 2] {
         let mut out = [None; 2];
         let mut q = p;
