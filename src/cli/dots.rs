@@ -15,6 +15,10 @@ pub struct DotsArgs {
     /// Seconds per move when no time control was set with time_settings.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
+    /// Milliseconds kept back from every move's time, besides 2.5% of it, for the lag
+    /// between the controller's clock and ours (raise it when playing over a network).
+    #[arg(long, default_value_t = crate::search::time::DEFAULT_LAG_BUFFER_MS)]
+    pub lag_buffer: u64,
     /// Most undrawn edges the `solve` command accepts before answering `? too large`.
     #[arg(long, default_value_t = DEFAULT_SOLVE_LIMIT)]
     pub solve_limit: usize,
@@ -51,6 +55,7 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
+    crate::search::time::set_lag_buffer(args.lag_buffer)?;
     let player = match args.player.as_str() {
         "greedy" => Player::greedy(args.seed),
         _ => Player::search(),

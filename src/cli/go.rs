@@ -24,6 +24,10 @@ pub struct GoArgs {
     /// Seconds per move when no time control was set with time_settings.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
+    /// Milliseconds kept back from every move's time, besides 2.5% of it, for the lag
+    /// between the controller's clock and ours (raise it when playing over a network).
+    #[arg(long, default_value_t = crate::search::time::DEFAULT_LAG_BUFFER_MS)]
+    pub lag_buffer: u64,
     /// Resign below this win rate (0 never resigns).
     #[arg(long, default_value_t = 0.08)]
     pub resign_threshold: f32,
@@ -104,6 +108,7 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
+    crate::search::time::set_lag_buffer(args.lag_buffer)?;
     if args.playouts == Some(0) {
         return Err("--playouts must be at least 1".into());
     }

@@ -31,6 +31,10 @@ pub struct GomokuArgs {
     /// Seconds per move when no time control was set.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
+    /// Milliseconds kept back from every move's time, besides 2.5% of it, for the lag
+    /// between the controller's clock and ours (raise it when playing over a network).
+    #[arg(long, default_value_t = crate::search::time::DEFAULT_LAG_BUFFER_MS)]
+    pub lag_buffer: u64,
     /// Transposition table size in MiB: 1 to 65536, and (with the threat cache, half as
     /// much again) no more than the machine's memory.
     #[arg(long, default_value_t = 64)]
@@ -58,6 +62,7 @@ impl Default for GomokuArgs {
             no_patterns: false,
             dfpn: "none".into(),
             move_time: 1.0,
+            lag_buffer: crate::search::time::DEFAULT_LAG_BUFFER_MS,
             hash_mb: 64,
             ponder: false,
             log_level: None,
@@ -146,6 +151,7 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
+    crate::search::time::set_lag_buffer(args.lag_buffer)?;
     let (dfpn_attack, dfpn_defence) = match args.dfpn.as_str() {
         "all" => (true, true),
         "attack" => (true, false),

@@ -35,6 +35,10 @@ pub struct OthelloArgs {
     /// Seconds per move when no time control was set with time_settings.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
+    /// Milliseconds kept back from every move's time, besides 2.5% of it, for the lag
+    /// between the controller's clock and ours (raise it when playing over a network).
+    #[arg(long, default_value_t = crate::search::time::DEFAULT_LAG_BUFFER_MS)]
+    pub lag_buffer: u64,
     /// Longest time one `solve` command may take, in seconds; then it answers
     /// `? not solved in T s`.
     #[arg(long, default_value_t = 60.0)]
@@ -89,6 +93,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
+    crate::search::time::set_lag_buffer(args.lag_buffer)?;
     if !(1..=60).contains(&args.depth) {
         return Err("--depth must be between 1 and 60".into());
     }

@@ -291,8 +291,8 @@ mod tests {
         tm.set_control(TimeControl::Absolute { main: secs(60) });
         let p = plan(&tm, Color::Black, 9, 81);
         assert!(p.managed);
-        // 60 s less 2.5% and 50 ms over 32 moves, three shares at most.
-        assert_eq!(p.base, (ms(58_500) - ms(50)) / 32);
+        // 60 s less 2.5% and 20 ms over 32 moves, three shares at most.
+        assert_eq!(p.base, (ms(58_500) - ms(20)) / 32);
         assert_eq!(p.max, p.base * 3);
     }
 

@@ -2,8 +2,8 @@
 //! `kgs-time_settings`, `time_left`) and a per-move budget that never loses on time.
 //!
 //! Budgets are `(soft, hard)` durations from the moment the command arrived; both already
-//! have the safety [`margin`] removed (2.5% plus 50 ms for process start-up of the reply,
-//! pipe latency and the controller's own clock granularity).
+//! have the safety [`margin`] removed (2.5% plus 20 ms for process start-up of the reply,
+//! pipe latency and the controller's own clock granularity; `--lag-buffer` sets the 20 ms).
 //!
 //! GTP semantics (GTP 2 spec, section 4.2 and `time_settings`): Canadian byo-yomi with
 //! `main byo_time byo_stones`; `byo_time = 0` is absolute time; `byo_time > 0` with
@@ -14,14 +14,38 @@
 //!
 //! When the controller never sends `time_left`, the engine reports its own thinking time
 //! with [`TimeManager::spent`] and the clocks are kept here.
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::color::Color;
 use crate::protocol::engine::GtpError;
 
 /// Fixed part of the safety margin, for pipe and process latency: a local pipe answers
-/// in well under a millisecond, and a stop reaches the search threads within a few.
-pub const LATENCY: Duration = Duration::from_millis(50);
+/// in well under a millisecond (a 1 s Go move answers 1-2 ms after its search stops), and
+/// a stop reaches the search threads within a few. A link over a network needs more,
+/// which `--lag-buffer` gives.
+pub const DEFAULT_LAG_BUFFER_MS: u64 = 20;
+
+/// Longest `--lag-buffer` accepted: a minute.
+pub const MAX_LATENCY: Duration = Duration::from_secs(60);
+
+static LATENCY_MS: AtomicU64 = AtomicU64::new(DEFAULT_LAG_BUFFER_MS);
+
+/// Sets the fixed part of the safety margin for the whole process (`--lag-buffer MS`).
+pub fn set_lag_buffer(ms: u64) -> Result<(), String> {
+    if ms > MAX_LATENCY.as_millis() as u64 {
+        return Err(format!(
+            "--lag-buffer must be at most {} ms",
+            MAX_LATENCY.as_millis()
+        ));
+    }
+    LATENCY_MS.store(ms, Ordering::Relaxed);
+    Ok(())
+}
+
+fn latency() -> Duration {
+    Duration::from_millis(LATENCY_MS.load(Ordering::Relaxed))
+}
 
 /// Longest thinking time for one move that a clock can buy (`time_settings 1000000000 0 0`
 /// would otherwise allow months): 10 minutes, longer than any tournament move needs and
@@ -32,9 +56,14 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(600);
 /// Longest time accepted in a command (about 31 years); more is a syntax error.
 const MAX_SECONDS: u64 = 1_000_000_000;
 
-/// What remains usable of `t`: `t - t/40 - 50 ms`, never negative (0.925 s of 1 s).
+/// What remains usable of `t`: `t - t/40 - latency`, never negative (0.955 s of 1 s with
+/// the default 20 ms).
 pub fn margin(t: Duration) -> Duration {
-    t.saturating_sub(t / 40).saturating_sub(LATENCY)
+    margin_with(t, latency())
+}
+
+fn margin_with(t: Duration, latency: Duration) -> Duration {
+    t.saturating_sub(t / 40).saturating_sub(latency)
 }
 
 /// The clock the controller set up.
@@ -438,6 +467,14 @@ mod tests {
     }
 
     #[test]
+    fn the_margin_keeps_a_fortieth_and_the_lag_buffer() {
+        assert_eq!(margin_with(ms(1000), ms(20)), ms(955));
+        assert_eq!(margin_with(ms(1000), ms(300)), ms(675));
+        assert_eq!(margin_with(ms(40_000), ms(0)), ms(39_000));
+        assert_eq!(margin_with(ms(100), ms(300)), ms(0));
+    }
+
+    #[test]
     fn a_fixed_time_per_move_banks_nothing_from_the_first_move() {
         // `time_settings 0 1 1`, what match referees send for "1 s a move": the first
         // move is already in overtime, so a move stopped early saves nothing.
@@ -502,22 +539,22 @@ mod tests {
     fn absolute_budget_by_hand() {
         let mut tm = TimeManager::new(Duration::from_secs(1));
         tm.time_settings(&s(&["300", "0", "0"])).unwrap();
-        // usable = 300 - 7.5 - 0.05 = 292.45 s; /30 = 9.748333333 s; hard = 3 x soft.
+        // usable = 300 - 7.5 - 0.02 = 292.48 s; /30 = 9.749333333 s; hard = 3 x soft.
         assert_eq!(
             tm.budget(Color::White, 30),
-            (ns(9_748_333_333), ns(29_244_999_999))
+            (ns(9_749_333_333), ns(29_247_999_999))
         );
         // Last move: everything usable.
-        assert_eq!(tm.budget(Color::White, 0), (ms(292_450), ms(292_450)));
+        assert_eq!(tm.budget(Color::White, 0), (ms(292_480), ms(292_480)));
         // Two moves left: hard is capped at half the usable time = the soft share.
-        assert_eq!(tm.budget(Color::White, 2), (ms(146_225), ms(146_225)));
-        // Own accounting: 10 s clock, 4 s spent: usable 6 - 0.15 - 0.05 = 5.8 s.
+        assert_eq!(tm.budget(Color::White, 2), (ms(146_240), ms(146_240)));
+        // Own accounting: 10 s clock, 4 s spent: usable 6 - 0.15 - 0.02 = 5.83 s.
         tm.time_settings(&s(&["10", "0", "0"])).unwrap();
         tm.spent(Color::Black, Duration::from_secs(4));
-        assert_eq!(tm.budget(Color::Black, 1), (ms(5_800), ms(5_800)));
-        assert_eq!(tm.budget(Color::White, 1).0, ms(9_700));
+        assert_eq!(tm.budget(Color::Black, 1), (ms(5_830), ms(5_830)));
+        assert_eq!(tm.budget(Color::White, 1).0, ms(9_730));
         // Nearly out of time: answer at once rather than overstep.
-        tm.time_left(&s(&["b", "0.05", "0"])).unwrap();
+        tm.time_left(&s(&["b", "0.02", "0"])).unwrap();
         assert_eq!(
             tm.budget(Color::Black, 10),
             (Duration::ZERO, Duration::ZERO)
@@ -528,22 +565,22 @@ mod tests {
     fn canadian_budget_by_hand() {
         let mut tm = TimeManager::new(Duration::from_secs(1));
         // No main time: straight into byo-yomi, 30 s for 10 stones:
-        // per move 3 s - 0.075 - 0.05 = 2.875 s.
+        // per move 3 s - 0.075 - 0.02 = 2.905 s.
         tm.time_settings(&s(&["0", "30", "10"])).unwrap();
-        assert_eq!(tm.budget(Color::Black, 40), (ms(2_875), ms(2_875)));
-        // Controller says: 12 s left for 3 stones: 4 s - 0.1 - 0.05 = 3.85 s.
+        assert_eq!(tm.budget(Color::Black, 40), (ms(2_905), ms(2_905)));
+        // Controller says: 12 s left for 3 stones: 4 s - 0.1 - 0.02 = 3.88 s.
         tm.time_left(&s(&["black", "12", "3"])).unwrap();
-        assert_eq!(tm.budget(Color::Black, 40), (ms(3_850), ms(3_850)));
-        // Main time 100 s left, 20 moves: usable 97.45 s, share 4.8725 s (above the
-        // 2.875 s overtime share), hard 3 x 4.8725 = 14.6175 s.
+        assert_eq!(tm.budget(Color::Black, 40), (ms(3_880), ms(3_880)));
+        // Main time 100 s left, 20 moves: usable 97.48 s, share 4.874 s (above the
+        // 2.905 s overtime share), hard 3 x 4.874 = 14.622 s.
         tm.time_left(&s(&["b", "100", "0"])).unwrap();
         assert_eq!(
             tm.budget(Color::Black, 20),
-            (ns(4_872_500_000), ns(14_617_500_000))
+            (ns(4_874_000_000), ns(14_622_000_000))
         );
         // Main time almost gone: the overtime share is safe to use.
         tm.time_left(&s(&["b", "1", "0"])).unwrap();
-        assert_eq!(tm.budget(Color::Black, 20), (ms(2_875), ms(2_875)));
+        assert_eq!(tm.budget(Color::Black, 20), (ms(2_905), ms(2_905)));
     }
 
     #[test]
@@ -551,17 +588,17 @@ mod tests {
         let mut tm = TimeManager::new(Duration::from_secs(1));
         tm.time_settings(&s(&["10", "20", "5"])).unwrap();
         // 12 s spent: main gone, 2 s into the period: 18 s for 4 stones:
-        // 4.5 s - 0.1125 - 0.05 = 4.3375 s.
+        // 4.5 s - 0.1125 - 0.02 = 4.3675 s.
         tm.spent(Color::White, Duration::from_secs(12));
         assert_eq!(
             tm.budget(Color::White, 9),
-            (ns(4_337_500_000), ns(4_337_500_000))
+            (ns(4_367_500_000), ns(4_367_500_000))
         );
         for _ in 0..4 {
             tm.spent(Color::White, Duration::from_secs(1));
         }
-        // Period complete: a fresh 20 s for 5 stones: 4 s - 0.1 - 0.05 = 3.85 s.
-        assert_eq!(tm.budget(Color::White, 9), (ms(3_850), ms(3_850)));
+        // Period complete: a fresh 20 s for 5 stones: 4 s - 0.1 - 0.02 = 3.88 s.
+        assert_eq!(tm.budget(Color::White, 9), (ms(3_880), ms(3_880)));
     }
 
     #[test]
@@ -570,24 +607,24 @@ mod tests {
         tm.kgs_time_settings(&s(&["byoyomi", "5", "10", "3"]))
             .unwrap();
         tm.spent(Color::Black, Duration::from_secs(7));
-        // In overtime: a whole period per move, 10 - 0.25 - 0.05 = 9.7 s.
-        assert_eq!(tm.budget(Color::Black, 50), (ms(9_700), ms(9_700)));
+        // In overtime: a whole period per move, 10 - 0.25 - 0.02 = 9.73 s.
+        assert_eq!(tm.budget(Color::Black, 50), (ms(9_730), ms(9_730)));
         // A 25 s overrun inside overtime costs two of the three periods, not the game.
         tm.spent(Color::Black, Duration::from_secs(25));
         assert_eq!(tm.clocks[Color::Black.index()].count, 1);
-        assert_eq!(tm.budget(Color::Black, 50), (ms(9_700), ms(9_700)));
+        assert_eq!(tm.budget(Color::Black, 50), (ms(9_730), ms(9_730)));
         // KGS: 10 s left in the current period, 5 periods.
         tm.time_left(&s(&["w", "10", "5"])).unwrap();
-        assert_eq!(tm.budget(Color::White, 50), (ms(9_700), ms(9_700)));
-        // Fresh clock (main time 5 s): the even share 4.825 s / 50 is below one period, and
-        // overrunning main time by less than one period is free, so 9.7 s is safe.
+        assert_eq!(tm.budget(Color::White, 50), (ms(9_730), ms(9_730)));
+        // Fresh clock (main time 5 s): the even share 4.855 s / 50 is below one period, and
+        // overrunning main time by less than one period is free, so 9.73 s is safe.
         assert_eq!(
             TimeManager {
                 clocks: [Clock::fresh(tm.control()); 2],
                 ..tm.clone()
             }
             .budget(Color::Black, 50),
-            (ms(9_700), ms(9_700))
+            (ms(9_730), ms(9_730))
         );
     }
 
