@@ -214,7 +214,7 @@ impl Tree {
             prev_owner: Vec::new(),
         };
         t.grown.nodes.push(Node::new(Move::Pass));
-        t.grown.stats.push(Prior::default());
+        t.grown.stats.push(Prior::default(), 0);
         t
     }
 
@@ -652,22 +652,8 @@ impl Grown {
                 s.wins[i] += 1.0;
             }
             if node.expanded {
-                let code = to_move as u8 + 1;
                 let child_won = (to_move == Color::Black) == black_wins;
-                let kids = node.kids();
-                let rave = s.rave_visits[kids.clone()]
-                    .iter_mut()
-                    .zip(&mut s.rave_wins[kids.clone()]);
-                for (child, (rave_visits, rave_wins)) in self.nodes[kids].iter().zip(rave) {
-                    if let Move::Play(p) = child.mv {
-                        if amaf.first[p] == code {
-                            *rave_visits += 1;
-                            if child_won {
-                                *rave_wins += 1.0;
-                            }
-                        }
-                    }
-                }
+                s.record_rave(node.kids(), &amaf.first, to_move as u8 + 1, child_won);
             }
         }
     }
@@ -700,7 +686,11 @@ impl Grown {
         let first = self.nodes.len();
         for &(mv, prior) in kids {
             self.nodes.push(Node::new(mv));
-            self.stats.push(prior);
+            let point = match mv {
+                Move::Play(p) => p as u16,
+                Move::Pass => 0,
+            };
+            self.stats.push(prior, point);
         }
         let n = &mut self.nodes[idx];
         n.first_child = first as u32;
