@@ -72,6 +72,11 @@ pub struct GoArgs {
     /// space (three to six points in a killing shape), play its vital point; 0 turns it off.
     #[arg(long, default_value_t = crate::go::playout::DEFAULT_NAKADE)]
     pub nakade: f64,
+    /// Playout early termination (the mercy rule): a playout stops once one side has
+    /// captured this many more stones than the other since it began, and that side wins;
+    /// `auto` is a quarter of the board's points (20 on 9x9), 0 plays every playout out.
+    #[arg(long, default_value = "auto")]
+    pub mercy: String,
     /// Simulations after which a tree move's own win rate weighs as much as its RAVE
     /// (all-moves-as-first) value; smaller trusts RAVE for fewer simulations.
     #[arg(long, default_value_t = crate::go::mcts::DEFAULT_RAVE_EQUIV)]
@@ -131,6 +136,13 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     crate::go::weak::set_weight(args.weak_prior);
     crate::go::playout::set_global_capture(probability("--global-capture", args.global_capture)?);
     crate::go::playout::set_nakade(probability("--nakade", args.nakade)?);
+    crate::go::playout::set_mercy(match args.mercy.as_str() {
+        "auto" => crate::go::playout::MERCY_AUTO,
+        n => match n.parse::<u32>() {
+            Ok(stones) if stones <= 1000 => stones,
+            _ => return Err("--mercy must be auto or a number of stones up to 1000".into()),
+        },
+    });
     if !(1.0..=1e7).contains(&args.rave_equiv) {
         return Err("--rave-equiv must be in [1, 10000000]".into());
     }

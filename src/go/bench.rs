@@ -30,7 +30,7 @@ pub fn playout_rate(size: usize, duration: Duration, heavy: bool, seed: u64) -> 
     let (mut playouts, mut moves, mut black_wins) = (0u64, 0u64, 0u64);
     while playouts % 256 != 0 || start.elapsed() < duration {
         let mut b = empty.clone();
-        let balance = playout::run(&mut b, heavy, &mut rng, None, None);
+        let balance = playout::run(&mut b, heavy, &mut rng, None, None, 7.5);
         moves += (b.stone_count(crate::color::Color::Black)
             + b.stone_count(crate::color::Color::White)) as u64;
         if balance as f32 > 7.5 {

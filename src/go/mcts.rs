@@ -596,7 +596,7 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
         board.set_to_move(root.board.to_move().opponent());
     }
     let replies = learn.then_some(&mut *w.replies);
-    let balance = playout::run(board, true, w.rng, Some(w.amaf), replies);
+    let balance = playout::run(board, true, w.rng, Some(w.amaf), replies, root.komi);
     let margin = balance as f32 - root.komi;
     if learn {
         w.replies.learn(margin > 0.0);
