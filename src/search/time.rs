@@ -27,24 +27,24 @@ use crate::protocol::engine::GtpError;
 pub const DEFAULT_LAG_BUFFER_MS: u64 = 20;
 
 /// Longest `--lag-buffer` accepted: a minute.
-pub const MAX_LATENCY: Duration = Duration::from_secs(60);
+pub const MAX_LAG_BUFFER: Duration = Duration::from_secs(60);
 
-static LATENCY_MS: AtomicU64 = AtomicU64::new(DEFAULT_LAG_BUFFER_MS);
+static LAG_BUFFER_MS: AtomicU64 = AtomicU64::new(DEFAULT_LAG_BUFFER_MS);
 
 /// Sets the fixed part of the safety margin for the whole process (`--lag-buffer MS`).
 pub fn set_lag_buffer(ms: u64) -> Result<(), String> {
-    if ms > MAX_LATENCY.as_millis() as u64 {
+    if ms > MAX_LAG_BUFFER.as_millis() as u64 {
         return Err(format!(
             "--lag-buffer must be at most {} ms",
-            MAX_LATENCY.as_millis()
+            MAX_LAG_BUFFER.as_millis()
         ));
     }
-    LATENCY_MS.store(ms, Ordering::Relaxed);
+    LAG_BUFFER_MS.store(ms, Ordering::Relaxed);
     Ok(())
 }
 
-fn latency() -> Duration {
-    Duration::from_millis(LATENCY_MS.load(Ordering::Relaxed))
+fn lag_buffer() -> Duration {
+    Duration::from_millis(LAG_BUFFER_MS.load(Ordering::Relaxed))
 }
 
 /// Longest thinking time for one move that a clock can buy (`time_settings 1000000000 0 0`
@@ -56,14 +56,14 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(600);
 /// Longest time accepted in a command (about 31 years); more is a syntax error.
 const MAX_SECONDS: u64 = 1_000_000_000;
 
-/// What remains usable of `t`: `t - t/40 - latency`, never negative (0.955 s of 1 s with
+/// What remains usable of `t`: `t - t/40 - lag buffer`, never negative (0.955 s of 1 s with
 /// the default 20 ms).
 pub fn margin(t: Duration) -> Duration {
-    margin_with(t, latency())
+    margin_with(t, lag_buffer())
 }
 
-fn margin_with(t: Duration, latency: Duration) -> Duration {
-    t.saturating_sub(t / 40).saturating_sub(latency)
+fn margin_with(t: Duration, lag_buffer: Duration) -> Duration {
+    t.saturating_sub(t / 40).saturating_sub(lag_buffer)
 }
 
 /// The clock the controller set up.
