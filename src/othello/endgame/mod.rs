@@ -136,11 +136,8 @@ pub struct Solver {
 const SELECTIVE_MARKS: [u32; 3] = [0x80, 0x40, 0xc0];
 /// The selective passes, (moves, empties): each looks at only that many moves (in the
 /// usual order) at nodes with that many empties or more, and leaves its best moves in the
-/// table for the next (Edax's rising selectivity, crudely). One pass: 2 moves guessed
-/// worse (#48: +32 for +28), 4 cost 3 times the nodes and did not guess better; 3 at 12
-/// empties beat 14 and 10. More passes, FFO #40-#49 nodes (CPU-s, load ~7): (3, 12) alone
-/// 1.278 G (33.7 s); then (3, 15) 1.249 G (32.9); (5, 12) 1.333 G (34.9); (2, 12) first
-/// 1.231 G (32.5); (2, 12), (3, 12), (3, 15) 1.226 G (32.3); (2, 10) first 1.238 G.
+/// table for the next (Edax's rising selectivity, crudely). These three passes searched
+/// the fewest nodes of the sets tried (docs/experiments/othello.md).
 const SELECTIVE_PASSES: &[(usize, u32)] = &[(2, 12), (3, 12), (3, 15)];
 /// Smaller roots solve in a fraction of a second; the pre-search pays on the long ones.
 const SELECTIVE_ROOT: u32 = 20;
@@ -264,10 +261,9 @@ impl Solver {
     /// From `SELECTIVE_ROOT` empties selective MTD(f) passes run first (Edax's selective
     /// levels, crudely): the same search, but looking at only the first few moves where
     /// many squares are empty (`SELECTIVE_PASSES`). One pass cost 3-4% of the
-    /// nodes, guesses the score better than the evaluation (FFO #40-#49: 3.6 discs of
-    /// mean error against 5.0; each 2 discs is one more probe) and leaves a best move in
-    /// the table at every node it saw. FFO #40-#49: 1.181 G nodes in 60.2 CPU-s without
-    /// it, 1.040 G in 49.5-54.3 with it (same table layout, load ~3). Its nodes count in
+    /// nodes, guesses the score better than the evaluation (each 2 discs of error is one
+    /// more probe) and leaves a best move in the table at every node it saw, so the whole
+    /// solve visits fewer nodes (docs/experiments/othello.md). Its nodes count in
     /// `nodes`: they are positions this search visits.
     pub fn solve(&mut self, b: &Board) -> Solved {
         if !self.mtd {
