@@ -214,7 +214,7 @@ fn put<const N: usize>(
 }
 
 /// The learnt weights: against the classic ones they won the A/B matches in
-/// `data/gomoku/README.md`.
+/// docs/experiments/gomoku.md.
 impl Default for ClassWeights {
     fn default() -> Self {
         ClassWeights::learnt()
