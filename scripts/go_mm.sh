@@ -24,5 +24,5 @@ for s in $SEEDS; do
         ${PACHI:+--engine "$PACHI $PACHI_ARGS -s $s"} &
 done
 wait
-nice -n 10 "$Q" bench go-mm --games "$DIR"/games-*.txt --iterations 15 --diamond-min "$DIAMOND_MIN" --out "$DIR/mm.txt"
+nice -n 10 "$Q" train go mm --games "$DIR"/games-*.txt --iterations 15 --diamond-min "$DIAMOND_MIN" --out "$DIR/mm.txt"
 echo "weights in $DIR/mm.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Self-play games on 9x9 for the Go move-prediction fit (`quartet bench go-mm`).
+"""Self-play games on 9x9 for the Go move-prediction fit (`quartet train go mm`).
 
 One GNU Go process (or any GTP engine given by --engine, e.g. Pachi) plays both colours.
 Every game opens with 1-4 random moves on the third to seventh lines (so the games differ;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How data/othello/patterns.bin is made: self-play positions labelled by the exact solver,
-# plus the WTHOR games, fitted by `quartet bench othello train-patterns`.
+# plus the WTHOR games, fitted by `quartet train othello patterns`.
 #
 #   [SEEDS="1 2"] [FIT_ONLY=1] [PRIOR=FILE] [RIDGE=5] scripts/othello_patterns.sh OUTDIR [GAMES_PER_SEED]
 #
@@ -22,7 +22,7 @@ wthor=/work/shared/othello
 mkdir -p "$out"
 if [ -z "${FIT_ONLY:-}" ]; then
     for seed in ${SEEDS:-1 2}; do
-        nice -n 19 "$q" bench othello selfplay --out "$out/selfplay-s$seed.txt" \
+        nice -n 19 "$q" train othello selfplay --out "$out/selfplay-s$seed.txt" \
             --games "$games" --seed "$seed" --depth 4 --solve-at 20 &
     done
     wait
@@ -31,7 +31,7 @@ positions=()
 for f in "$out"/selfplay-s*.txt; do positions+=(--positions "$f"); done
 prior=()
 if [ -n "${PRIOR:-}" ]; then prior=(--prior "$PRIOR" --compare "$PRIOR"); fi
-nice -n 19 "$q" bench othello train-patterns "${positions[@]}" "${prior[@]}" \
+nice -n 19 "$q" train othello patterns "${positions[@]}" "${prior[@]}" \
     --wthor "$wthor/WTH_1977.wtb" --wthor "$wthor/WTH_2021.wtb" \
     --width 6 --spread 6 --ridge "${RIDGE:-5}" --epochs 100 --holdout 10 \
     --out "$out/patterns.bin"

@@ -216,7 +216,7 @@ fn go_priors_name_a_model_and_bad_weights_files_name_the_line() {
 }
 
 #[test]
-fn a_diamond_model_fitted_by_bench_go_mm_loads_in_the_engine_and_the_bench() {
+fn a_diamond_model_fitted_by_train_go_mm_loads_in_the_engine_and_the_bench() {
     let dir = std::env::temp_dir().join(format!("quartet-mm-v2-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let games = dir.join("games.txt");
@@ -230,8 +230,9 @@ fn a_diamond_model_fitted_by_bench_go_mm_loads_in_the_engine_and_the_bench() {
     let weights = dir.join("w.txt");
     let (g, w) = (games.to_str().unwrap(), weights.to_str().unwrap());
     let (code, err) = run(&[
-        "bench",
-        "go-mm",
+        "train",
+        "go",
+        "mm",
         "--games",
         g,
         "--iterations",

@@ -1,7 +1,7 @@
 //! Multi-ProbCut (Buro 1997, as Logistello and Edax use it): at a null-window node of
 //! depth `D` a search of depth `d = shallow(D)` predicts the deep value, `v_D ~ v_d`, with
-//! an error whose spread `sigma` was measured on self-play positions (`quartet bench
-//! othello probcut-fit`); when the shallow value clears the window by `t * sigma` the node
+//! an error whose spread `sigma` was measured on self-play positions (`quartet train
+//! othello probcut`); when the shallow value clears the window by `t * sigma` the node
 //! is cut without the deep search. The deep searches it saves buy more depth in the same time.
 //!
 //! The errors are the pattern evaluation's (the linear one was not fitted: the search uses
@@ -34,7 +34,7 @@ pub const BUCKETS: usize = 5;
 pub const MAX_FITTED: u32 = 11;
 
 /// Standard deviation of `v_D - v_shallow(D)` in centi-discs, by node depth `D` (from
-/// `MIN_DEPTH`) and stage bucket: `quartet bench othello probcut-fit --positions
+/// `MIN_DEPTH`) and stage bucket: `quartet train othello probcut --positions
 /// selfplay-s31.txt --count 600 --max-depth 11` (the v4 tables; self-play positions of
 /// data/othello/patterns.md). Each cell had 121-170 positions, except 52+ empties (4: the
 /// 44-51 row's value). The means were within +-1 disc, inside their noise: taken as 0.
