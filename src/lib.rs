@@ -2,6 +2,7 @@
 pub mod bounded_read;
 pub mod cli;
 pub mod color;
+pub mod cpu_time;
 pub mod dots;
 pub mod go;
 pub mod gomoku;

@@ -1,15 +1,12 @@
-//! `quartet othello`: the Othello engine as a GTP server on stdin/stdout.
+//! `quartet othello`: the Othello engine over GTP or NBoard on stdin/stdout, and its
+//! `learn` subcommand.
 use crate::othello::book::Book;
 use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
-use crate::othello::nboard::{Flow, NboardEngine};
+use crate::othello::nboard::NboardEngine;
 use crate::othello::search::Searcher;
-use crate::protocol::lines::{read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
-use crate::search::StopToken;
 use clap::Args;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -57,10 +54,10 @@ pub struct OthelloArgs {
     /// NBoard only: longest time one `hint` may take, in seconds (`go` takes --move-time).
     #[arg(long, default_value_t = 10.0)]
     pub hint_time: f64,
-    /// Opening book (written by `quartet bench othello book-build` or `quartet othello
-    /// learn`) instead of the built-in one (data/othello/book.txt): `genmove` (NBoard:
-    /// `go`) plays its best trusted move while there is one, NBoard's `hint` lists the
-    /// trusted moves. At most 64 MiB.
+    /// Opening book (written by `quartet train othello book` or `quartet othello learn`)
+    /// instead of the built-in one (data/othello/book.txt): `genmove` (NBoard: `go`) plays
+    /// its best trusted move while there is one, NBoard's `hint` lists the trusted moves.
+    /// At most 64 MiB.
     #[arg(long, conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
     /// Play without an opening book (not even the built-in one).
@@ -141,7 +138,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
             Duration::from_secs_f64(args.hint_time),
         )
         .with_book(book);
-        return run_nboard(engine);
+        return crate::othello::nboard::run_stdio(engine).map_err(|e| format!("i/o error: {e}"));
     }
     let engine = OthelloEngine::new(make, Duration::from_secs_f64(args.move_time))
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
@@ -149,50 +146,4 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         .with_max_depth(args.depth)
         .with_book(book);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
-}
-
-/// The NBoard loop. A reader thread takes stdin lines into a channel and stops the running
-/// search at each one (NBoard moves on during `hint`; `ping` must stop thinking); this
-/// thread runs the commands in order, so `pong N` comes after all earlier output.
-fn run_nboard(mut engine: NboardEngine) -> Result<(), String> {
-    let pending = Arc::new(AtomicUsize::new(0));
-    let current = Arc::new(Mutex::new(StopToken::new()));
-    let (tx, rx) = mpsc::channel::<String>();
-    {
-        let (pending, current) = (Arc::clone(&pending), Arc::clone(&current));
-        std::thread::spawn(move || {
-            let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
-            read_lines(std::io::stdin().lock(), splitter, |line| {
-                let text = match line {
-                    Line::TooLong { len, .. } => {
-                        tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
-                        return true;
-                    }
-                    Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                };
-                // Counted before the stop, so the loop never starts a search that misses
-                // a line already here (it checks the count after installing its token).
-                // The stop comes before the send: the token the loop installs for this
-                // very line must not be stopped by it.
-                pending.fetch_add(1, Ordering::SeqCst);
-                current.lock().unwrap_or_else(|e| e.into_inner()).stop();
-                tx.send(text).is_ok()
-            });
-        });
-    }
-    let mut out = std::io::stdout();
-    for line in rx {
-        pending.fetch_sub(1, Ordering::SeqCst);
-        let stop = StopToken::new();
-        *current.lock().unwrap_or_else(|e| e.into_inner()) = stop.clone();
-        if pending.load(Ordering::SeqCst) > 0 {
-            stop.stop();
-        }
-        match engine.handle(&line, &stop, &mut out) {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) => break,
-            Err(e) => return Err(format!("i/o error: {e}")),
-        }
-    }
-    Ok(())
 }

@@ -12,14 +12,14 @@
 //! a horizontal line, from the top; column of a vertical one, from the left); `J` is the
 //! segment on it (column of a horizontal segment, row from the top of a vertical one).
 //!
-//! This module only parses, keeps the game and formats; the `Player` chooses the edges and
-//! the CLI owns stdin/stdout. Nothing the platform sends can panic: a command it cannot
+//! This module parses, keeps the game and formats, and `run_stdio` owns stdin/stdout; the
+//! `Player` chooses the edges. Nothing the platform sends can panic: a command it cannot
 //! use is logged (stderr) and ignored, and the board changes only when a whole turn is legal.
 use super::geometry::Geometry;
 use super::player::Player;
 use super::Board;
 use crate::color::Color;
-use crate::protocol::lines::excerpt;
+use crate::protocol::lines::{excerpt, read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
 use crate::search::TimeManager;
 use std::time::{Duration, Instant};
 
@@ -249,6 +249,39 @@ impl SauEngine {
         self.refused.push(self.last_turn[0]);
         self.our_turn()
     }
+}
+
+/// The SAU loop: one platform line in, the engine's lines out (flushed at once). Lines
+/// are capped like GTP's ([`MAX_LINE`]): a longer one is drained and ignored.
+pub fn run_stdio(mut engine: SauEngine) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    let mut failed = None;
+    let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
+    read_lines(std::io::stdin().lock(), splitter, |line| {
+        let bytes = match line {
+            Line::TooLong { len, .. } => {
+                tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
+                return true;
+            }
+            Line::Text(bytes) => bytes,
+        };
+        // Bytes that are not UTF-8 cannot form a command; they are ignored like any noise.
+        match engine.handle(&String::from_utf8_lossy(&bytes)) {
+            SauFlow::Quit => false,
+            SauFlow::Reply(lines) => {
+                let written = lines
+                    .iter()
+                    .try_for_each(|l| writeln!(out, "{l}"))
+                    .and_then(|()| out.flush());
+                if let Err(e) = written {
+                    failed = Some(e);
+                }
+                failed.is_none()
+            }
+        }
+    });
+    failed.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]

@@ -143,6 +143,18 @@ impl Default for GgfGame {
     }
 }
 
+/// The records of a GGF file (a GGS archive holds many): each `(;` ... `;)`, in order.
+pub fn records(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let start = rest.find("(;")?;
+        let len = rest[start..].find(";)").map(|e| e + 2)?;
+        let rec = &rest[start..start + len];
+        rest = &rest[start + len..];
+        Some(rec)
+    })
+}
+
 /// Parses `F5`, `f5/1.00/0.5`, `PA` (pass) for `color`.
 pub fn parse_move(color: Color, text: &str) -> Result<GgfMove, String> {
     let mut parts = text.splitn(3, '/');

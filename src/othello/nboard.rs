@@ -11,8 +11,11 @@ use super::board::Board;
 use super::book::{Book, BookMove};
 use super::ggf::{parse_move, GgfGame};
 use super::search::{Searcher, DISC};
+use crate::protocol::lines::{read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
 use crate::search::{Deadline, Limits, StopToken};
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Midgame depth before the GUI sends `set depth` (it always does before `go`/`hint`).
@@ -370,4 +373,48 @@ struct Value {
     score: i32,
     exact: bool,
     nodes: u64,
+}
+
+/// The NBoard loop. A reader thread takes stdin lines into a channel and stops the running
+/// search at each one (NBoard moves on during `hint`; `ping` must stop thinking); this
+/// thread runs the commands in order, so `pong N` comes after all earlier output.
+pub fn run_stdio(mut engine: NboardEngine) -> io::Result<()> {
+    let pending = Arc::new(AtomicUsize::new(0));
+    let current = Arc::new(Mutex::new(StopToken::new()));
+    let (tx, rx) = mpsc::channel::<String>();
+    {
+        let (pending, current) = (Arc::clone(&pending), Arc::clone(&current));
+        std::thread::spawn(move || {
+            let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
+            read_lines(io::stdin().lock(), splitter, |line| {
+                let text = match line {
+                    Line::TooLong { len, .. } => {
+                        tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
+                        return true;
+                    }
+                    Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                };
+                // Counted before the stop, so the loop never starts a search that misses
+                // a line already here (it checks the count after installing its token).
+                // The stop comes before the send: the token the loop installs for this
+                // very line must not be stopped by it.
+                pending.fetch_add(1, Ordering::SeqCst);
+                current.lock().unwrap_or_else(|e| e.into_inner()).stop();
+                tx.send(text).is_ok()
+            });
+        });
+    }
+    let mut out = io::stdout();
+    for line in rx {
+        pending.fetch_sub(1, Ordering::SeqCst);
+        let stop = StopToken::new();
+        *current.lock().unwrap_or_else(|e| e.into_inner()) = stop.clone();
+        if pending.load(Ordering::SeqCst) > 0 {
+            stop.stop();
+        }
+        if engine.handle(&line, &stop, &mut out)? == Flow::Quit {
+            break;
+        }
+    }
+    Ok(())
 }
