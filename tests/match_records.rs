@@ -362,27 +362,26 @@ fn two_engine_form_refuses_mixed_options() {
         let out = Command::new(QUARTET).args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
-    for args in [
-        vec![
-            "match",
-            "go",
-            "--black",
-            "x",
-            "--white",
-            "y",
-            "--black-name",
-            "a\nb",
-        ],
-        vec![
-            "match", "go", "--black", "x", "--white", "y", "--games", "0",
-        ],
+    let two = ["match", "go", "--black", "x", "--white", "y"];
+    for extra in [
+        ["--black-name", "a\nb"],
+        ["--games", "0"],
+        ["--games", "18446744073709551615"],
+        ["--rounds", "9999999999999"],
     ] {
-        let out = Command::new(QUARTET).args(&args).output().unwrap();
-        assert!(!out.status.success(), "{args:?}");
+        let out = Command::new(QUARTET)
+            .args(two)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{extra:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("--black-name") || err.contains("--games"),
+            ["--black-name", "--games", "games:"]
+                .iter()
+                .any(|w| err.contains(w)),
             "{err}"
         );
+        assert!(!err.contains("panicked"), "{err}");
     }
 }

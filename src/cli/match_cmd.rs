@@ -313,7 +313,7 @@ fn head_to_head(a: &GoMatchArgs, black: &str, white: &str) -> Result<HeadToHead,
                 own("--time-per-move-2", a.time_per_move_2)?,
             ),
         ],
-        games: a.games.unwrap_or(2 * a.tourney.rounds),
+        games: a.games.unwrap_or(a.tourney.rounds.saturating_mul(2)),
         fixed_colours: a.fixed_colours,
     })
 }

@@ -5,7 +5,9 @@ use crate::matches::gtp_client::{Protocol, StderrTarget};
 use crate::matches::referee::{Clock, RefereeGame, ResignRule};
 use crate::matches::report::{fmt_elo, render, to_json};
 use crate::matches::results::{merge_dirs, results_text, summarize, GameRecord, TournamentInfo};
-use crate::matches::schedule::{parse_openings, random_openings, schedule, ScheduleKind, Shard};
+use crate::matches::schedule::{
+    pairings, parse_openings, random_openings, schedule, ScheduleKind, Shard,
+};
 use crate::matches::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::matches::tournament::{run_tournament, Player, TournamentConfig};
 use clap::Args;
@@ -213,6 +215,9 @@ impl Live {
     }
 }
 
+/// The largest schedule a run accepts (a bound on memory, far beyond any real match).
+const MAX_GAMES: usize = 1_000_000;
+
 /// The two-engine form (`quartet match go --black CMD --white CMD --games N`): the same
 /// tournament with its players given directly and a schedule of `games` games.
 pub struct HeadToHead {
@@ -254,7 +259,7 @@ where
         }
         Some(h) => {
             if h.games == 0 {
-                return Err("--games must be at least 1".into());
+                return Err("--games (or --rounds) must be at least 1".into());
             }
             let kind = if h.fixed_colours {
                 ScheduleKind::FixedColours
@@ -270,6 +275,15 @@ where
     };
     if players.len() < 2 {
         return Err("at least two --engine are needed".into());
+    }
+    let planned = rounds
+        .checked_mul(2)
+        .and_then(|n| n.checked_mul(pairings(kind, players.len()).len()))
+        .filter(|&n| n <= MAX_GAMES);
+    if planned.is_none() {
+        return Err(format!(
+            "more than {MAX_GAMES} games: fewer --rounds or --games"
+        ));
     }
     for i in 0..players.len() {
         if players[..i].iter().any(|p| p.name == players[i].name) {
