@@ -12,4 +12,5 @@ pub mod matches;
 pub mod memory;
 pub mod othello;
 pub mod protocol;
+pub mod record;
 pub mod search;

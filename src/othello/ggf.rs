@@ -105,7 +105,9 @@ impl GgfGame {
         Ok(())
     }
 
-    /// The record in GGF, properties in their order, then `BO`, then the moves.
+    /// The record in GGF, properties in their order, then `BO`, then the moves. Values are
+    /// written as read: GGF has no escape character (a value ends at the first `]`, and a
+    /// `\` in an NBoard path is a letter), so SGF's escaping would change them.
     pub fn to_ggf(&self) -> String {
         let mut s = String::from("(;");
         for (k, v) in &self.props {
