@@ -33,6 +33,7 @@ pub struct DotsEngine {
     solve_time: Duration,
     /// GoGui's rules mode (`--gogui`, or set by the first `gogui-rules_*` command): moves
     /// are answered as grid points and `boardsize N` counts grid points (see `gogui.rs`).
+    /// Only on square boards: every way into the mode and every size change in it checks.
     gogui: bool,
 }
 
@@ -62,7 +63,8 @@ impl DotsEngine {
         self
     }
 
-    /// Starts in GoGui's rules mode.
+    /// Starts in GoGui's rules mode; the caller has checked that the board is square
+    /// ([`gogui::check_square`], as the command line does).
     pub fn with_gogui(mut self, on: bool) -> DotsEngine {
         self.gogui = on;
         self
