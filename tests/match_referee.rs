@@ -1,5 +1,6 @@
 //! The referee against real child processes: the hidden `quartet fake-gtp` engine in its
-//! broken modes, two random engines, and (when installed) two GNU Go instances.
+//! broken modes, two random engines, and two GNU Go instances (which need GNU Go: without
+//! it that test skips with a message, or fails under CI; tests/common/oracle.rs).
 use quartet::color::Color;
 use quartet::go::board::Move;
 use quartet::go::game::Game;
@@ -7,12 +8,13 @@ use quartet::go::sgf::parse_sgf;
 use quartet::matches::go_referee::GoReferee;
 use quartet::matches::gtp_client::{ClientError, GtpClient, StderrTarget};
 use quartet::matches::referee::{play_game, EndReason, Outcome, RefereeGame, RefereeOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod common;
+
 const QUARTET: &str = env!("CARGO_BIN_EXE_quartet");
-const GNUGO: &str = "/usr/games/gnugo";
 
 fn fake(mode: &str, seed: u64) -> String {
     format!("{QUARTET} fake-gtp --mode {mode} --seed {seed} --delay-ms 1500")
@@ -156,13 +158,14 @@ async fn missing_program_is_a_spawn_error() {
 /// both records replay legally under our rules.
 #[test]
 fn gnugo_against_gnugo_through_the_cli() {
-    if !Path::new(GNUGO).exists() {
-        println!("skipped: {GNUGO} not installed (apt-get install -y gnugo)");
+    let Some(gnugo) = common::oracle::gnugo() else {
         return;
-    }
+    };
     let dir = temp_dir("gnugo");
     let json = dir.with_extension("json");
-    let engine = format!("{GNUGO} --mode gtp --level 1 --chinese-rules");
+    let engine = format!("{} --mode gtp --level 1 --chinese-rules", gnugo.display());
+    // The table names an engine by its program's file name.
+    let name = gnugo.file_name().unwrap().to_string_lossy().into_owned();
     let out = Command::new(QUARTET)
         .args(["match", "go", "--black", &engine, "--white", &engine])
         .args(["--games", "2", "--boardsize", "5", "--komi", "7.5"])
@@ -184,7 +187,7 @@ fn gnugo_against_gnugo_through_the_cli() {
         .iter()
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["gnugo", "gnugo#2"]);
+    assert_eq!(names, [name.clone(), format!("{name}#2")]);
     for e in engines {
         let t = &e["total"];
         let games = ["wins", "draws", "losses"].map(|k| t[k].as_u64().unwrap());

@@ -59,6 +59,10 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     let move_time = Duration::from_secs_f64(args.move_time);
     let geo = parse_box_size(&args.boardsize)
         .map_err(|_| format!("--boardsize {:?}: {}", args.boardsize, SizeError))?;
+    if args.gogui {
+        crate::dots::gogui::check_square(&geo)
+            .map_err(|e| format!("--boardsize {} with --gogui: {e}", args.boardsize))?;
+    }
     if args.protocol == "sau" {
         let mut engine = SauEngine::new(geo, player, move_time);
         engine.prepare();

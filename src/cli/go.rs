@@ -36,7 +36,7 @@ pub struct GoArgs {
     #[arg(long)]
     pub ponder: bool,
     /// GoGui live graphics: while genmove thinks, `gogui-gfx:` draw commands on stderr
-    /// every 0.5 s (the best moves' visits as labels, the principal variation).
+    /// every 0.5 s (the best moves' win rates as labels, the principal variation).
     #[arg(long)]
     pub gfx: bool,
     /// Tree priors: `mm` (learnt gammas added to the hand-set priors), `classic`
