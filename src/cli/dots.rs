@@ -2,11 +2,10 @@
 use crate::dots::geometry::SizeError;
 use crate::dots::gtp::{parse_box_size, DotsEngine, DEFAULT_SOLVE_LIMIT};
 use crate::dots::player::Player;
-use crate::dots::sau::{SauEngine, SauFlow};
+use crate::dots::sau::SauEngine;
 use crate::dots::solver::Solver;
 use crate::dots::split;
 use crate::dots::{Board, Geometry};
-use crate::protocol::lines::{read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
 use clap::Args;
 use std::time::{Duration, Instant};
 
@@ -66,7 +65,7 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     if args.protocol == "sau" {
         let mut engine = SauEngine::new(geo, player, move_time);
         engine.prepare();
-        return run_sau(engine);
+        return crate::dots::sau::run_stdio(engine).map_err(|e| format!("i/o error: {e}"));
     }
     if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
         return Err("--solve-time must be in (0, 86400] seconds".into());
@@ -78,39 +77,6 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
         .with_gogui(args.gogui);
     engine.prepare();
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
-}
-
-/// The SAU loop: one platform line in, the engine's lines out (flushed at once). Lines
-/// are capped like GTP's ([`MAX_LINE`]): a longer one is drained and ignored.
-fn run_sau(mut engine: SauEngine) -> Result<(), String> {
-    use std::io::Write;
-    let mut out = std::io::stdout();
-    let mut failed = None;
-    let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
-    read_lines(std::io::stdin().lock(), splitter, |line| {
-        let bytes = match line {
-            Line::TooLong { len, .. } => {
-                tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
-                return true;
-            }
-            Line::Text(bytes) => bytes,
-        };
-        // Bytes that are not UTF-8 cannot form a command; they are ignored like any noise.
-        match engine.handle(&String::from_utf8_lossy(&bytes)) {
-            SauFlow::Quit => false,
-            SauFlow::Reply(lines) => {
-                let written = lines
-                    .iter()
-                    .try_for_each(|l| writeln!(out, "{l}"))
-                    .and_then(|()| out.flush());
-                if let Err(e) = written {
-                    failed = Some(format!("i/o error: {e}"));
-                }
-                failed.is_none()
-            }
-        }
-    });
-    failed.map_or(Ok(()), Err)
 }
 
 #[derive(Args, Debug)]

@@ -2,14 +2,10 @@
 use crate::othello::book::Book;
 use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
-use crate::othello::nboard::{Flow, NboardEngine};
+use crate::othello::nboard::NboardEngine;
 use crate::othello::search::Searcher;
-use crate::protocol::lines::{read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
-use crate::search::StopToken;
 use clap::Args;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -141,7 +137,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
             Duration::from_secs_f64(args.hint_time),
         )
         .with_book(book);
-        return run_nboard(engine);
+        return crate::othello::nboard::run_stdio(engine).map_err(|e| format!("i/o error: {e}"));
     }
     let engine = OthelloEngine::new(make, Duration::from_secs_f64(args.move_time))
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
@@ -149,50 +145,4 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         .with_max_depth(args.depth)
         .with_book(book);
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
-}
-
-/// The NBoard loop. A reader thread takes stdin lines into a channel and stops the running
-/// search at each one (NBoard moves on during `hint`; `ping` must stop thinking); this
-/// thread runs the commands in order, so `pong N` comes after all earlier output.
-fn run_nboard(mut engine: NboardEngine) -> Result<(), String> {
-    let pending = Arc::new(AtomicUsize::new(0));
-    let current = Arc::new(Mutex::new(StopToken::new()));
-    let (tx, rx) = mpsc::channel::<String>();
-    {
-        let (pending, current) = (Arc::clone(&pending), Arc::clone(&current));
-        std::thread::spawn(move || {
-            let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
-            read_lines(std::io::stdin().lock(), splitter, |line| {
-                let text = match line {
-                    Line::TooLong { len, .. } => {
-                        tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
-                        return true;
-                    }
-                    Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                };
-                // Counted before the stop, so the loop never starts a search that misses
-                // a line already here (it checks the count after installing its token).
-                // The stop comes before the send: the token the loop installs for this
-                // very line must not be stopped by it.
-                pending.fetch_add(1, Ordering::SeqCst);
-                current.lock().unwrap_or_else(|e| e.into_inner()).stop();
-                tx.send(text).is_ok()
-            });
-        });
-    }
-    let mut out = std::io::stdout();
-    for line in rx {
-        pending.fetch_sub(1, Ordering::SeqCst);
-        let stop = StopToken::new();
-        *current.lock().unwrap_or_else(|e| e.into_inner()) = stop.clone();
-        if pending.load(Ordering::SeqCst) > 0 {
-            stop.stop();
-        }
-        match engine.handle(&line, &stop, &mut out) {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) => break,
-            Err(e) => return Err(format!("i/o error: {e}")),
-        }
-    }
-    Ok(())
 }
