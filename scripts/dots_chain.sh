@@ -1,10 +1,11 @@
 #!/bin/sh
-# The split/solve/merge chain on one machine, with proof-tree extensions: split (a proof
-# tree of --expect), solve every task in one batch, merge; while the merge is undecided
-# (a chosen move was refuted), split again on the same folder (it replaces the refuted
-# moves and writes only new tasks) and go on. Stops at a value, below/above, or ROUNDS.
-#   scripts/dots_chain.sh BOARD DEPTH EXPECT DIR [ROUNDS]
-# e.g. scripts/dots_chain.sh 3x5 2 -1 /tmp/chain-3x5
+# Proves the value of an empty Dots-and-Boxes board by split/solve/merge on one machine.
+# Usage: scripts/dots_chain.sh BOARD DEPTH EXPECT DIR [ROUNDS]   e.g. 3x5 2 -1 /tmp/chain-3x5
+#
+# Split (a proof tree of --expect), solve every task in one batch, merge; while the merge is
+# undecided (a chosen move was refuted), split again on the same folder (it replaces the
+# refuted moves and writes only new tasks) and go on. Stops at a value, below/above, or
+# ROUNDS. docs/dots-split.md describes the commands.
 set -e
 board=${1:?usage: $0 BOARD DEPTH EXPECT DIR [ROUNDS]}
 depth=${2:?}; expect=${3:?}; dir=${4:?}; rounds=${5:-20}

@@ -1,9 +1,9 @@
 #!/bin/bash
-# Times a random sample of Dots-and-Boxes split tasks (docs/dots-split.md), each under a CPU
-# limit (ulimit -t, so a loaded machine does not eat the budget), for a projection of the
-# whole split. Usage:
-#   scripts/dots_split_sample.sh QUARTET DIR [N=10] [CPU_SECONDS=30] [SEED=1]
-# DIR comes from `quartet bench dots --split CxR --depth D --out DIR`. Prints one line per
+# Times a random sample of Dots-and-Boxes split tasks under a CPU limit, to project a split.
+# Usage: scripts/dots_split_sample.sh QUARTET DIR [N=10] [CPU_SECONDS=30] [SEED=1]
+#
+# The limit is CPU time (ulimit -t), so other work on the machine does not eat the budget
+# (docs/dots-split.md describes the split). DIR comes from `quartet bench dots --split CxR --depth D --out DIR`. Prints one line per
 # task (CPU seconds; "done" or "stopped" at the limit) and a summary; the results of
 # finished tasks are left beside their tasks as usual.
 set -eu

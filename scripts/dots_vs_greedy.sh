@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The issue's strength test: `quartet dots` against the greedy reference player (takes any
-# box, else a random edge that gives nothing away, else a random edge) on 5x5 boxes, 2 s
-# per move, through the tournament tool. Target: at least 19 wins in 20 games.
+# `quartet dots` against the greedy reference player on 5x5 boxes (the issue's strength test).
+# Usage: scripts/dots_vs_greedy.sh [rounds=10] [seconds-per-move=2] [seed=1] [out-dir]
 #
-# usage: scripts/dots_vs_greedy.sh [rounds=10] [seconds-per-move=2] [seed=1] [out-dir]
+# The greedy player takes any box, else a random edge that gives nothing away, else a
+# random edge; 2 s per move, through the tournament tool. Target: at least 19 wins in 20.
 #   A round is one opening played twice with colours swapped, so 10 rounds = 20 games.
 #   Each round starts from 2 random legal edges (seeded), so the games differ although
 #   the greedy engine's own seed is fixed.

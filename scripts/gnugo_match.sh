@@ -1,18 +1,17 @@
 #!/bin/sh
-# quartet (1 s per move, one thread) against GNU Go 3.8 level 10, Chinese rules, on 9x9 with
-# komi 7.5: the anchor match of issue 2. Colours alternate game by game (quartet is Black in
-# games 1, 3, 5...); two games run at a time. Progress (one line per game) goes to stderr,
-# the results table (wins per engine and colour, score with a 95% Wilson interval, losses on
-# time/illegal/malformed/failure) to stdout.
+# quartet (1 s a move) against GNU Go 3.8 level 10 on 9x9, komi 7.5: the anchor match of issue 2.
+# Usage: scripts/gnugo_match.sh SGF_DIR [GAMES=40]   e.g. scripts/gnugo_match.sh /tmp/gnugo-sgf 40
 #
-# Usage:   scripts/gnugo_match.sh SGF_DIR [GAMES]        (GAMES defaults to 40)
-# Example: scripts/gnugo_match.sh /tmp/gnugo-sgf 40 | tee /tmp/gnugo-table.txt
+# One thread, Chinese rules. Colours alternate game by game (quartet is Black in games 1,
+# 3, 5...); two games run at a time. Progress (one line per game) goes to stderr, the
+# results table (wins per engine and colour, score with a 95% Wilson interval, losses on
+# time/illegal/malformed/failure) to stdout.
 #
 # Needs: cargo build --release (uses target/release/quartet, or $QUARTET if set) and
 #        apt-get install -y gnugo (binary /usr/games/gnugo, or $GNUGO if set).
 # GNU Go gets no time limit (its level sets its strength; it takes 0.3-7 s a move), only the
-# referee's hang guard (600 s: on a loaded machine GNU Go once took over 60 s for a move,
-# which must not count as a time loss for it); quartet gets `time_settings 0 1 1` and loses a move later than
+# referee's hang guard (600 s: with other work on the machine GNU Go once took over 60 s for
+# a move, which must not count as a time loss for it); quartet gets `time_settings 0 1 1` and loses a move later than
 # 1 s + 0.5 s margin. SGF records land in SGF_DIR (not committed).
 # --capture-all-dead: GNU Go otherwise passes with dead enemy stones still on the board. When
 # the two final_score answers then disagree, the referee's Tromp-Taylor count treats those

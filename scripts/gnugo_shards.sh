@@ -1,11 +1,11 @@
 #!/bin/sh
-# The issue-3 demonstration: quartet against GNU Go level 10 on 9x9, ROUNDS rounds (each
-# round one opening of scripts/openings/go9.txt, played twice with colours swapped, so
-# 2*ROUNDS games), first as one run with two games at a time, then as SHARDS shards run one
-# after another (as separate hosts would run them), then merged; the two tables are diffed.
+# Plays quartet against GNU Go as one run and as shards, merges the shards and diffs the tables.
+# Usage: scripts/gnugo_shards.sh OUT_DIR [ROUNDS=50] [SHARDS=4]   e.g. /tmp/gnugo-shards 50 4
 #
-# Usage:   scripts/gnugo_shards.sh OUT_DIR [ROUNDS] [SHARDS]     (defaults: 50 rounds, 4)
-# Example: scripts/gnugo_shards.sh /tmp/gnugo-shards 50 4
+# The issue-3 demonstration: GNU Go level 10 on 9x9, ROUNDS rounds (each round one opening
+# of scripts/openings/go9.txt, played twice with colours swapped, so 2*ROUNDS games), first
+# as one run with two games at a time, then as SHARDS shards run one after another (as
+# separate hosts would run them), then merged.
 #
 # For the tables to be equal game by game both engines must be deterministic: quartet plays
 # a fixed number of playouts (QUARTET_ARGS, default "--playouts 5000 --threads 1") and GNU Go
@@ -13,8 +13,8 @@
 # MOVE_TIME=1), moves depend on timing and only "merged = sum of the shards" holds.
 # Needs target/release/quartet (or $QUARTET) and /usr/games/gnugo (or $GNUGO).
 # MOVE_TIME (default 10) is quartet's per-move limit and HANG_TIMEOUT (default 600) GNU Go's
-# (it has no clock): both far above what the moves need, so that a loaded machine slows
-# the run down without turning a move into a time loss, which would break determinism.
+# (it has no clock): both far above what the moves need, so that other work on the machine
+# slows the run down without turning a move into a time loss, which would break determinism.
 # SHARD_JOBS=K runs K shards at a time (default 1, one after another).
 # At level 10 GNU Go takes 0.3-7 s a move: 100 games take 10-20 minutes per pass on two
 # idle cores.

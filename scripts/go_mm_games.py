@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Self-play games on 9x9 for the Go move-prediction fit (`quartet bench go-mm`).
+"""Self-play games on 9x9 for the Go move-model fit (`quartet train go mm`).
+
+Usage: scripts/go_mm_games.py --games N --seed S --out FILE [--engine "GTP COMMAND"]
 
 One GNU Go process (or any GTP engine given by --engine, e.g. Pachi) plays both colours.
 Every game opens with 1-4 random moves on the third to seventh lines (so the games differ;
@@ -10,7 +12,7 @@ Output: one game per line, `size 9 komi 7 random K level L moves C3 D4 ... pass 
     nice -n 10 python3 scripts/go_mm_games.py --games 1000 --seed 1 --out games-1.txt
 
     python3 scripts/go_mm_games.py --games 500 --seed 11 --out pachi-11.txt \
-        --engine "/tmp/pachi/pachi --nojoseki -t =2000 threads=1 -s 11"
+        --engine "$HOME/pachi/pachi --nojoseki -t =2000 threads=1 -s 11"
 
 Run two with different seeds on two cores; the records stay out of the repository.
 """

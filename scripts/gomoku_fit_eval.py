@@ -2,15 +2,15 @@
 """Fits the weights of the Gomoku line-pattern evaluation to game results (logistic
 regression, "Texel" style), from the features `examples/gomoku_features.rs` dumps.
 
+usage: scripts/gomoku_fit_eval.py features.tsv
+
 The model: P(mover wins) = sigmoid(a * paper + sum_k (m_k * mover_k - w_k * opp_k) + t),
 where `paper` is the window-sum evaluation (own + own/4 - other) and mover_k / opp_k count
 the empty cells in Pattern4 class k. Printed weights are in the units of the paper
 evaluation (m_k / a, w_k / a): how the `classic` weights of src/gomoku/weights.rs were made.
-The learnt ones come from `quartet bench gomoku train` (data/gomoku/README.md).
+The learnt ones come from `quartet train gomoku fit` (data/gomoku/README.md).
 The last quarter of the positions is held out to compare log-losses with and without the
 pattern terms.
-
-usage: scripts/gomoku_fit_eval.py features.tsv
 """
 import sys
 import numpy as np

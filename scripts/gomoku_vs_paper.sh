@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Full Gomoku engine vs the paper's configuration (window evaluation, width 5, depth 10, no
-# threat search), 15x15 freestyle, from varied random openings, each opening played twice with
-# colours swapped, refereed by `quartet match gomoku` (it checks every move and the result).
-# The binary is copied to a private path first, so a rebuild during the match cannot swap it.
+# The full Gomoku engine against the paper's configuration, 15x15 freestyle, random openings.
+# Usage: scripts/gomoku_vs_paper.sh [rounds=20 (2 games each)] [seconds-per-move=1] [seed=1]
 #
-# usage: scripts/gomoku_vs_paper.sh [rounds=20 (2 games each)] [seconds-per-move=1] [seed=1]
+# The paper's configuration: window evaluation, width 5, depth 10, no threat search. Each
+# opening is played twice with colours swapped, refereed by `quartet match gomoku` (it checks
+# every move and the result). The binary is copied to a private path first, so a rebuild
+# during the match cannot swap it.
 # env:   QUARTET=path/to/quartet (default: $CARGO_TARGET_DIR/release/quartet or target/release)
 #        FULL_ARGS="--width 8"  extra options for the full engine
 #        OUT=dir                results directory (default: a new temporary directory)
@@ -18,7 +19,7 @@ ROUNDS=${1:-20}
 SECS=${2:-1}
 SEED=${3:-1}
 SRC=${QUARTET:-${CARGO_TARGET_DIR:-target}/release/quartet}
-OUT=${OUT:-$(mktemp -d /tmp/gomoku-vs-paper.XXXXXX)}
+OUT=${OUT:-$(mktemp -d -t gomoku-vs-paper.XXXXXX)}
 mkdir -p "$OUT"
 BIN="$OUT/quartet"
 cp "$SRC" "$BIN"

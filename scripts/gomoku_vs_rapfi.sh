@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# quartet's pbrain brain against Rapfi (github dhbloo/rapfi, the Gomocup champion, built by
-# you: cmake in Rapfi/, Release, no neural network; binary pbrain-rapfi), 15x15 (freestyle unless RULE says),
-# the 26 three-stone openings of scripts/openings/gomoku15.txt with colours swapped,
-# refereed by `quartet match gomoku` with both engines on `proto=pbrain`.
+# quartet's pbrain brain against Rapfi on 15x15, the 26 three-stone openings, colours swapped.
+# Usage: scripts/gomoku_vs_rapfi.sh RAPFI [rounds=20] [seconds-per-move=1] [INFO settings...]
 #
-# usage: scripts/gomoku_vs_rapfi.sh RAPFI [rounds=20] [seconds-per-move=1] [INFO settings...]
-#        e.g. scripts/gomoku_vs_rapfi.sh /tmp/rapfi/Rapfi/build/pbrain-rapfi 20 1 STRENGTH=0
+# Rapfi: github dhbloo/rapfi, the Gomocup champion, built by you (cmake in Rapfi/, Release,
+# no neural network; binary pbrain-rapfi). Freestyle unless RULE says; the openings are
+# scripts/openings/gomoku15.txt, refereed by `quartet match gomoku` with both engines on
+# `proto=pbrain`.
+#        e.g. scripts/gomoku_vs_rapfi.sh $HOME/rapfi/Rapfi/build/pbrain-rapfi 20 1 STRENGTH=0
 # env:   QUARTET=path/to/quartet (default: $CARGO_TARGET_DIR/release/quartet or target/release)
 #        OUT=dir (default: a new temporary directory)
 #        RULE=freestyle|standard|renju (default freestyle; the referee judges by it and sends
@@ -29,7 +30,7 @@ SECS=${3:-1}
 shift $(($# < 3 ? $# : 3))
 SRC=${QUARTET:-${CARGO_TARGET_DIR:-target}/release/quartet}
 RULE=${RULE:-freestyle}
-OUT=${OUT:-$(mktemp -d /tmp/gomoku-vs-rapfi.XXXXXX)}
+OUT=${OUT:-$(mktemp -d -t gomoku-vs-rapfi.XXXXXX)}
 mkdir -p "$OUT"
 BIN="$OUT/quartet"
 cp "$SRC" "$BIN"

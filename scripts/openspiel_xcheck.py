@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Rule cross-check of quartet against OpenSpiel (PyPI `open_spiel`, `import pyspiel`).
 
+Usage: scripts/openspiel_xcheck.py GAME [--games N] [--seed S] [--quartet PATH] [--size RxC]
+
 Random games are played in OpenSpiel (it picks every move uniformly among its legal
 actions) and, move by move, through a quartet engine over its text protocol. After every
 move the two are compared; any difference is printed with the game's seed and move list
@@ -28,7 +30,6 @@ What is compared, per game:
                      boxes of each side (`score`) after every move; at the end the margin
                      (OpenSpiel with utility_margin=true) against `final_score`.
 
-Usage: scripts/openspiel_xcheck.py GAME [--games N] [--seed S] [--quartet PATH] [--size RxC]
 GAME is go, othello, gomoku or dots. Prints one summary line:
   xcheck GAME: N games, M moves, D differences, T s
 """

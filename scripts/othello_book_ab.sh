@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The opening book's A/B: a self-learning run, then the engine with the learnt book
-# against the same binary without a book, each named opening of
-# scripts/openings/othello.txt played twice with the colours swapped.
+# The opening book's A/B: a self-learning run, then the learnt book against no book.
+# Usage: scripts/othello_book_ab.sh [learn games] [learn base time] [match rounds] [s/move]
 #
-# usage: scripts/othello_book_ab.sh [learn games] [learn base time] [match rounds] [s/move]
+# The engine with the learnt book plays the same binary without a book, each named opening
+# of scripts/openings/othello.txt played twice with the colours swapped.
 #   defaults: 40 games, 0.1 s, 9 rounds (each opening once, both colours), 0.3 s
 # Env: QUARTET (binary, default target/release/quartet), SEED_BOOK (a book the learning
-# starts from, e.g. one made by `quartet bench othello book-build --wthor ...`; none by
+# starts from, e.g. one made by `quartet train othello book --wthor ...`; none by
 # default), DIR (work directory, default a new temporary one; reuse it to resume learning).
 set -euo pipefail
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# How data/othello/patterns.bin is made: self-play positions labelled by the exact solver,
-# plus the WTHOR games, fitted by `quartet bench othello train-patterns`.
+# Othello self-play positions labelled by the exact solver, and the pattern-table fit to them.
+# Usage: [SEEDS="1 2"] [FIT_ONLY=1] [PRIOR=FILE] [RIDGE=5] [WTHOR_DIR=wthor] scripts/othello_patterns.sh OUTDIR [GAMES_PER_SEED]
 #
-#   [SEEDS="1 2"] [FIT_ONLY=1] [PRIOR=FILE] [RIDGE=5] scripts/othello_patterns.sh OUTDIR [GAMES_PER_SEED]
+# The fit (`quartet train othello patterns`) also reads the WTHOR games WTH_1977.wtb and
+# WTH_2021.wtb from WTHOR_DIR (default `wthor/` in the current directory; the French
+# Othello Federation's files, not in the repository). How each file of data/othello/ was
+# made with it: data/othello/README.md.
 #
 # One self-play run per seed (default seeds 1 and 2), side by side, each under nice: they
 # are long CPU jobs; stop them any time (the fit reads whatever the files hold), and
@@ -18,11 +21,14 @@ set -euo pipefail
 out=${1:?usage: $0 OUTDIR [GAMES_PER_SEED]}
 games=${2:-20000}
 q=${QUARTET:-target/release/quartet}
-wthor=/work/shared/othello
+wthor=${WTHOR_DIR:-wthor}
+for f in WTH_1977.wtb WTH_2021.wtb; do
+    [ -f "$wthor/$f" ] || { echo "$0: $wthor/$f not found (set WTHOR_DIR)" >&2; exit 2; }
+done
 mkdir -p "$out"
 if [ -z "${FIT_ONLY:-}" ]; then
     for seed in ${SEEDS:-1 2}; do
-        nice -n 19 "$q" bench othello selfplay --out "$out/selfplay-s$seed.txt" \
+        nice -n 19 "$q" train othello selfplay --out "$out/selfplay-s$seed.txt" \
             --games "$games" --seed "$seed" --depth 4 --solve-at 20 &
     done
     wait
@@ -31,7 +37,7 @@ positions=()
 for f in "$out"/selfplay-s*.txt; do positions+=(--positions "$f"); done
 prior=()
 if [ -n "${PRIOR:-}" ]; then prior=(--prior "$PRIOR" --compare "$PRIOR"); fi
-nice -n 19 "$q" bench othello train-patterns "${positions[@]}" "${prior[@]}" \
+nice -n 19 "$q" train othello patterns "${positions[@]}" "${prior[@]}" \
     --wthor "$wthor/WTH_1977.wtb" --wthor "$wthor/WTH_2021.wtb" \
     --width 6 --spread 6 --ridge "${RIDGE:-5}" --epochs 100 --holdout 10 \
     --out "$out/patterns.bin"

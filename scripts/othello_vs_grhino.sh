@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Plays quartet's Othello engine against GRhino (gtp-rhino) over GTP.
-#
-# usage: scripts/othello_vs_grhino.sh [games] [quartet seconds/move] [grhino level] [seed]
+# Usage: scripts/othello_vs_grhino.sh [games] [quartet seconds/move] [grhino level] [seed]
 #   defaults: 10 games, 0.3 s, level 3, seed 1
 # Env: QUARTET (binary, default target/release/quartet), GRHINO (/usr/games/gtp-rhino).
 #

@@ -1,15 +1,13 @@
 #!/bin/sh
-# quartet against Pachi (a strong open-source MCTS Go engine) on 9x9, komi 7.5.
-#
-# Usage:   scripts/pachi_match.sh PACHI_BINARY [ROUNDS] [OUT_DIR]
-# Example: scripts/pachi_match.sh $HOME/pachi/pachi 50 /tmp/vs-pachi
+# quartet against Pachi (a strong open-source MCTS Go engine) on 9x9, komi 7.5, 1 s a move.
+# Usage: scripts/pachi_match.sh PACHI_BINARY [ROUNDS] [OUT_DIR]   e.g. $HOME/pachi/pachi 50 /tmp/vs-pachi
 #
 # Pachi is NOT installed by `apt-get install pachi`: Debian's `pachi` package is an
 # unrelated platform game. Build the engine from https://github.com/pasky/pachi (make;
 # `make DCNN=0` builds it without the Caffe dependency) or use a release binary, and pass
 # its path. The default PACHI_ARGS are the issue's setting: no joseki, one thread, `-t 3`,
-# which Pachi 12.90 spends as 1.0 s a move on 9x9 (it keeps about 2 s back for network lag;
-# measured from its log in session 23); `-t =5000` gives fixed playouts instead (Pachi
+# which Pachi 12.90 spends as 1.0 s a move on 9x9 (it keeps about 2 s back for network lag,
+# as its log shows); `-t =5000` gives fixed playouts instead (Pachi
 # reads `-t SECS` for time per move, `-t =N` for N playouts, and engine options such as
 # `threads=N` as one comma-separated argument).
 #

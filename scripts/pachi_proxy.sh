@@ -1,10 +1,10 @@
 #!/bin/sh
-# quartet against Pachi at fixed playouts on 9x9, komi 7.5: a quicker, load-proof stand-in
-# for the timed match of scripts/pachi_match.sh (about 10 s a game on one core at the
-# defaults, against about a minute at 1 s a move), for screening changes.
+# quartet against Pachi at fixed playouts on 9x9, komi 7.5: a quick stand-in for the timed match.
+# Usage: scripts/pachi_proxy.sh PACHI_BINARY [ROUNDS] [OUT_DIR]   e.g. $HOME/pachi/pachi 50 /tmp/proxy-base
 #
-# Usage:   scripts/pachi_proxy.sh PACHI_BINARY [ROUNDS] [OUT_DIR]
-# Example: scripts/pachi_proxy.sh /tmp/pachi/pachi 50 /tmp/proxy-base
+# About 10 s a game on one core at the defaults, against about a minute at 1 s a move in
+# scripts/pachi_match.sh, and independent of other work on the machine: for screening
+# changes.
 #
 # Each round plays a random two-ply opening (seeded by SEED) twice, colours swapped, so two
 # runs with the same SEED meet the same openings. Pachi runs from its own folder, where it
@@ -14,10 +14,9 @@
 # `quartet go` options, default none), Q_PLAYOUTS (default 5000), P_PLAYOUTS (Pachi's
 # `-t =N`, default 2500), SEED (default 501), CONCURRENCY (default 1).
 #
-# Calibration (session 25, seed 501, 100 games each): quartet 5000 against Pachi 2500 scored
-# 49-51, quartet 3500 against Pachi 2500 34-66. At 1 s a move quartet runs about 1.4 times
-# Pachi's playouts (14,000-18,000 against 13,000 in a middle-game position), so the second
-# setting is the closer stand-in for the timed match.
+# Calibration (seed 501, 100 games each): quartet 5000 against Pachi 2500 scored 49-51,
+# quartet 3500 against Pachi 2500 34-66; how the playout ratio of the timed match maps onto
+# these settings: docs/experiments/go.md.
 set -eu
 if [ $# -lt 1 ]; then
     echo "usage: $0 PACHI_BINARY [ROUNDS] [OUT_DIR]" >&2

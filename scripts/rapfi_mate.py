@@ -2,13 +2,13 @@
 """Rapfi's verdict on VCF/VCT position lines (the format of tests/data/gomoku_vcf_vct.txt:
 name, kind, moves in SGF letters from Black, quartet's first move).
 
+usage: scripts/rapfi_mate.py RAPFI FILE [ms-per-query=1000] > checked.txt
+
 For each line Rapfi (github dhbloo/rapfi, classical build, one thread, freestyle) is asked
 twice through the pbrain protocol: the position with the attacker to move (`root`: Rapfi's
 `Eval +Mk` means it found a forced win in k plies) and the position after quartet's first
 move with the defender to move (`after`: `-Mk` means the defender is mated, so quartet's
 first move wins). The line is printed again with `rapfi=EVAL after=EVAL` appended.
-
-usage: scripts/rapfi_mate.py RAPFI FILE [ms-per-query=1000] > checked.txt
 """
 import subprocess
 import sys

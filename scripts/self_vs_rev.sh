@@ -1,12 +1,11 @@
 #!/bin/sh
-# quartet (this checkout) against an earlier build of quartet: the regression match.
+# quartet (this checkout) against an earlier build of quartet on 9x9: the regression match.
+# Usage: scripts/self_vs_rev.sh REV [ROUNDS] [OUT_DIR]   e.g. HEAD~5 200 /tmp/vs-head5
+#
 # Builds git revision REV into a temporary directory (git archive + cargo build --release;
 # the working tree is not touched), then plays ROUNDS rounds on 9x9 (each round one opening
 # of scripts/openings/go9.txt, played twice with colours swapped), stopping early when the
 # SPRT decides.
-#
-# Usage:   scripts/self_vs_rev.sh REV [ROUNDS] [OUT_DIR]
-# Example: scripts/self_vs_rev.sh HEAD~5 200 /tmp/vs-head5
 #
 # Environment (optional):
 #   QUARTET       the new binary (default target/release/quartet; build it first)

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Soak test of `quartet match` with our four engines: many short games at 0.05 s and 0.2 s
-# a move, some engines killed (SIGKILL) at a random moment, and afterwards the checks:
+# Soak test of `quartet match`: many short timed games of the four engines, some killed.
+# Usage: scripts/soak.sh [OUT_DIR=target/soak]   (settings by environment, below)
+#
+# Games at 0.05 s and 0.2 s a move, some engines killed (SIGKILL) at a random moment, and
+# afterwards the checks:
 #   - every scheduled game is in its results.tsv, once;
 #   - no game lost on time, by an illegal move or by a malformed answer;
 #   - every forfeit ("failure") says "engine died" and there are no more of them than
@@ -10,7 +13,6 @@
 #     among its first and among its last 20 processes: a last-20 peak above twice the
 #     first-20 peak plus 16 MB fails the run (as does the match process growing that much).
 #
-# Usage: scripts/soak.sh [OUT_DIR]   (default /tmp/quartet-soak)
 # Environment (defaults): QUARTET (target/release/quartet), GAMES (10000 in total, split
 # evenly over go, othello, gomoku, dots), MAX_MOVES (10: games are adjudicated by our rules
 # after that many moves, so the games are short), KILL_PERCENT (10: share of engine
@@ -19,7 +21,8 @@
 # chunk by chunk, so a run cut short still covers all of them), STOP_AT (epoch seconds:
 # no chunk starts after it; e.g. STOP_AT=$(date -d 03:50 +%s)).
 # Boards: Go 9x9 komi 7.5, Othello 8x8, Gomoku 15x15 freestyle, Dots 5x5.
-# Timed games: do not run it under `nice`; a loaded machine can make a move late.
+# Timed games: do not run it under `nice`, and not beside other heavy work: a starved
+# engine can make a move late.
 #
 # `soak.sh engine BIN ARGS...` is the engine wrapper the script puts in each --engine.
 set -euo pipefail
@@ -47,7 +50,7 @@ if [ "${1:-}" = engine ]; then
 fi
 
 cd "$(dirname "$0")/.."
-OUT=${1:-/tmp/quartet-soak}
+OUT=${1:-target/soak}
 QUARTET=$(readlink -f "${QUARTET:-target/release/quartet}")
 GAMES=${GAMES:-10000}
 MAX_MOVES=${MAX_MOVES:-10}

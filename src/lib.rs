@@ -2,6 +2,7 @@
 pub mod bounded_read;
 pub mod cli;
 pub mod color;
+pub mod cpu_time;
 pub mod dots;
 pub mod go;
 pub mod gomoku;
@@ -11,4 +12,5 @@ pub mod matches;
 pub mod memory;
 pub mod othello;
 pub mod protocol;
+pub mod record;
 pub mod search;

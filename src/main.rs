@@ -22,8 +22,11 @@ enum Command {
     Dots(cli::dots::DotsArgs),
     /// Gomoku engine: GTP on stdin/stdout, or the Gomocup protocol with --pbrain.
     Gomoku(cli::gomoku::GomokuArgs),
-    /// Speed benchmarks.
+    /// Speed and correctness benchmarks: node rates, exact solves of known positions,
+    /// search signatures.
     Bench(cli::bench::BenchArgs),
+    /// Self-play data, evaluation fits and opening books (how the built-in data was made).
+    Train(cli::train::TrainArgs),
     /// Play two engines against each other and print a results table.
     Match(Box<cli::match_cmd::MatchArgs>),
     /// A deliberately simple (or broken) GTP engine for testing the referee.
@@ -53,6 +56,7 @@ fn main() {
         Command::Dots(a) => cli::dots::run(a),
         Command::Gomoku(a) => cli::gomoku::run(a),
         Command::Bench(a) => cli::bench::run(a),
+        Command::Train(a) => cli::train::run(a),
         Command::Match(a) => cli::match_cmd::run(*a),
         Command::FakeGtp(a) => cli::fake_gtp::run(a),
     };

@@ -216,7 +216,7 @@ fn go_priors_name_a_model_and_bad_weights_files_name_the_line() {
 }
 
 #[test]
-fn a_diamond_model_fitted_by_bench_go_mm_loads_in_the_engine_and_the_bench() {
+fn a_diamond_model_fitted_by_train_go_mm_loads_in_the_engine_and_the_bench() {
     let dir = std::env::temp_dir().join(format!("quartet-mm-v2-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let games = dir.join("games.txt");
@@ -230,8 +230,9 @@ fn a_diamond_model_fitted_by_bench_go_mm_loads_in_the_engine_and_the_bench() {
     let weights = dir.join("w.txt");
     let (g, w) = (games.to_str().unwrap(), weights.to_str().unwrap());
     let (code, err) = run(&[
-        "bench",
-        "go-mm",
+        "train",
+        "go",
+        "mm",
         "--games",
         g,
         "--iterations",
@@ -290,4 +291,67 @@ fn a_diamond_model_fitted_by_bench_go_mm_loads_in_the_engine_and_the_bench() {
     std::fs::write(&weights, "quartet-go-mm 2\n\ndiamond 0x000010 2.0\n").unwrap();
     fails_with(&["go", "--mm-weights", w], "line 3");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `quartet <path> --help` for every subcommand path, depth first.
+fn all_helps(path: &mut Vec<String>, out: &mut Vec<(String, String)>) {
+    let o = Command::new(BIN)
+        .args(path.iter())
+        .arg("--help")
+        .output()
+        .expect("start quartet");
+    assert!(o.status.success(), "{path:?}");
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let subs: Vec<String> = text
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.strip_prefix("  ")?.split_whitespace().next())
+        .filter(|s| *s != "help")
+        .map(str::to_string)
+        .collect();
+    out.push((path.join(" "), text));
+    for s in subs {
+        path.push(s);
+        all_helps(path, out);
+        path.pop();
+    }
+}
+
+#[test]
+fn help_texts_say_what_options_do_not_what_they_measured() {
+    let mut helps = Vec::new();
+    all_helps(&mut Vec::new(), &mut helps);
+    let names: Vec<&str> = helps.iter().map(|(p, _)| p.as_str()).collect();
+    // The training commands the documentation names.
+    for want in [
+        "train go mm",
+        "train othello linear",
+        "train othello patterns",
+        "train othello selfplay",
+        "train othello relabel",
+        "train othello book",
+        "train othello probcut",
+        "train othello eval-error",
+        "train gomoku selfplay",
+        "train gomoku fit",
+        "othello learn",
+        "bench othello ffo",
+        "bench othello signature",
+    ] {
+        assert!(names.contains(&want), "no `quartet {want}` in {names:?}");
+    }
+    let measured = regex::Regex::new(
+        r"\d\s*Elo\b|(?i:\bsession\s+\d)|\b20\d\d-\d\d-\d\d\b|\b\d+(\.\d+)?% (against|better|worse)",
+    )
+    .unwrap();
+    for (path, text) in &helps {
+        if let Some(m) = measured.find(text) {
+            panic!(
+                "`quartet {path} --help` states a measurement: {:?}",
+                m.as_str()
+            );
+        }
+    }
 }

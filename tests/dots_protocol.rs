@@ -195,47 +195,88 @@ fn boardsize_option_sets_the_gtp_board_and_refuses_bad_sizes() {
 }
 
 /// GoGui's rules mode (issue 19): the first `gogui-rules_*` command switches moves to grid
-/// points. 2x1 boxes make a 5x3 grid: dots at even-even points, edges between them, box
-/// centres B2 and D2. White's C2 completes the left box and White moves again.
+/// points. 2x2 boxes make a 5x5 grid: dots at even-even points, edges between them, box
+/// centres B2, D2, B4, D4. White's C2 completes the lower-left box (B1, A2, B3, C2) and
+/// White moves again; E2 then completes the lower-right one (D1, C2, D3, E2).
 #[test]
 fn gogui_rules_transcript_with_a_capture_that_keeps_the_turn() {
     let answers = session(
         &[],
-        "gogui-rules_game_id\nboardsize 2x1\ngogui-rules_board_size\ngogui-rules_legal_moves\n\
+        "gogui-rules_game_id\nboardsize 2x2\ngogui-rules_board_size\ngogui-rules_legal_moves\n\
          play b B1\nplay w A2\nplay b B3\ngogui-rules_side_to_move\nplay w C2\n\
          gogui-rules_side_to_move\ngogui-rules_board\ngogui-rules_captured_count\n\
          gogui-rules_final_result\nplay b D1\nplay w A1\nplay w Z9\nplay w C2\n\
-         play w D1\nplay b D3\nplay w E2\ngogui-rules_legal_moves\ngogui-rules_final_result\n\
-         gogui-rules_board\n",
+         play w D1\nplay b D3\nplay w E2\ngogui-rules_legal_moves\n\
+         play w A4\nplay b C4\nplay w B5\nplay w E4\nplay b D5\n\
+         gogui-rules_legal_moves\ngogui-rules_final_result\ngogui-rules_board\n",
     );
     assert_eq!(
         answers,
         [
             "= DotsAndBoxes",
             "=",
-            "= 5 3",
-            "= B1 D1 B3 D3 A2 C2 E2",
+            "= 5",
+            "= B1 D1 B3 D3 B5 D5 A2 C2 E2 A4 C4 E4",
             "=",
             "=",
             "=",
             "= white",
             "=",
             "= white",
-            "= . X . . .\nO O O . .\n. X . . .",
+            "= . . . . .\n. . . . .\n. X . . .\nO O O . .\n. X . . .",
             "= 0 1",
             "= unknown",
             "? not your turn",
             "? A1 is a dot or a box, not an edge",
-            "? no point Z9 on the 5x3 grid",
+            "? no point Z9 on the 5x5 grid",
             "? edge already drawn",
             "=",
             "=",
             "=",
+            "= B5 D5 A4 C4 E4",
             "=",
-            "= W+2 (black 0 white 2)",
-            "= . X . X .\nO O O O O\n. X . O .",
+            "=",
+            "=",
+            "=",
+            "=",
+            "=",
+            "= W+2 (black 1 white 3)",
+            "= . O . X .\nO O X X O\n. X . X .\nO O O O O\n. X . O .",
         ]
     );
+}
+
+/// GoGui only handles square boards (a rectangle makes it fail at start-up), so GoGui's
+/// mode refuses others: at the command line, in `boardsize` and `loadgame`, and a
+/// `gogui-rules_*` command on a rectangle does not turn the mode on.
+#[test]
+fn gogui_mode_refuses_boards_that_are_not_square() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quartet"))
+        .args(["dots", "--boardsize", "3x2", "--gogui"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(out.stdout, b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("GoGui only handles square boards"), "{err}");
+
+    let refusal = "? GoGui only handles square boards (3x2 boxes make a 7x5 grid); \
+                   give a square size such as 3x3";
+    let answers = session(
+        &["--gogui", "--boardsize", "3"],
+        "boardsize 3x2\nloadgame 3x2 a1-b1\ngogui-rules_board_size\nplay b B1\n",
+    );
+    assert_eq!(answers, [refusal, refusal, "= 7", "="]);
+
+    // Not in the mode: the rectangle stays playable by edge names, the rules commands
+    // refuse it and the mode stays off (an answer by edge name, not grid point).
+    let answers = session(
+        &["--boardsize", "3x2", "--player", "greedy"],
+        "gogui-rules_game_id\ngogui-rules_board_size\nplay b a1-b1\ngenmove w\n",
+    );
+    assert_eq!(answers[..3], [refusal, refusal, "="]);
+    assert!(answers[3].contains('-'), "{}", answers[3]);
 }
 
 /// With `--gogui`, `boardsize N` counts grid points and `genmove` answers a point;

@@ -1,6 +1,6 @@
 //! Property tests ("fuzzing in CI", issue 20) for every parser that reads outside input:
 //! GTP framing, Go/Gomoku vertices, Othello squares and OBF boards, Dots edge names and SAU
-//! edges, SGF, the pbrain brain, the line splitter of every protocol, the SAU engine, openings files and
+//! edges, SGF (Go, and the game-neutral records of every game), the pbrain brain, the line splitter of every protocol, the SAU engine, openings files and
 //! `--engine` specs. Each must answer every input (a value or an error) without panicking,
 //! and printers and parsers must agree where both exist.
 //!
@@ -32,6 +32,7 @@ use quartet::othello::ggf::GgfGame;
 use quartet::protocol::coords::{format_vertex, parse_vertex};
 use quartet::protocol::framing::{leading_id, parse_line};
 use quartet::protocol::lines::{Line, LineEnds, LineSplitter, PREFIX_KEEP};
+use quartet::record::sgf::SgfRecord;
 
 /// `default` cases, times `QUARTET_FUZZ_SCALE` when set (long runs).
 fn cases(default: u32) -> Config {
@@ -194,6 +195,54 @@ proptest! {
             game.setup.sort_by_key(key);
             again.setup.sort_by_key(key);
             prop_assert_eq!(again, game);
+        }
+    }
+
+    /// Any text, SGF-like or binary garbage (huge sizes, unbalanced brackets, stray
+    /// escapes), gives a record or an error; a record prints and reads back the same.
+    #[test]
+    fn sgf_records_answer_every_text_and_round_trip(
+        text in prop_oneof![
+            words(&[
+                "(", ")", ";", "(;", "GM[1]", "GM[2]", "GM[4]", "GM[x]", "SZ[8]", "SZ[15]",
+                "SZ[52]", "SZ[53]", "SZ[99999999999999999999]", "SZ[9:9]", "SZ[9:7]", "B[ee]",
+                "W[ZZ]", "B[]", "W[tt]", "AB[aa:cc]", "AE[bb]", "AW[a\\:c]", "PB[a\\]x\\\\y]",
+                "PW[zwei\nZeilen ü]", "RE[B+]", "C[soft\\\nbreak]", "AP[q\\:x:1]", "[", "]",
+                "\\", "b[ab]", "\u{0}", "é",
+            ], 24),
+            bytes(200).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        ],
+    ) {
+        if let Ok(mut rec) = SgfRecord::parse(&text) {
+            let printed = rec.to_sgf();
+            let mut again =
+                SgfRecord::parse(&printed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            // The writer puts all black setup stones before the white ones.
+            let key = |&(c, p): &(Color, (usize, usize))| (c == Color::White, p);
+            rec.setup.sort_by_key(key);
+            again.setup.sort_by_key(key);
+            prop_assert_eq!(again, rec);
+        }
+    }
+
+    /// A record with any names reads back the same, and every cut before its closing `)`
+    /// (a file written only in part) is an error.
+    #[test]
+    fn sgf_records_with_any_names_and_their_truncations(
+        black in any::<String>(),
+        white in "[\\\\\\]\\[():;a-z \n\r]{0,12}",
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut rec = SgfRecord::new(4, 15);
+        rec.set_info("PB", black);
+        rec.set_info("PW", white);
+        rec.moves = vec![(Color::Black, Some((7, 7))), (Color::White, Some((0, 14)))];
+        let text = rec.to_sgf();
+        prop_assert_eq!(SgfRecord::parse(&text), Ok(rec));
+        let end = text.rfind(')').unwrap();
+        let cut = cut.index(end + 1);
+        if text.is_char_boundary(cut) {
+            prop_assert!(SgfRecord::parse(&text[..cut]).is_err(), "{:?}", &text[..cut]);
         }
     }
 

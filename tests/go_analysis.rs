@@ -196,7 +196,8 @@ fn every_gogui_analyze_command_answers_in_its_type() {
                                 .unwrap()
                                 .is_match(line)
                         }
-                        Some("LABEL") => Regex::new(&format!("^LABEL( {point} \\S+)+$"))
+                        // Win rates in whole percent (GoGui shows about three characters).
+                        Some("LABEL") => Regex::new(&format!("^LABEL( {point} \\d{{1,3}})+$"))
                             .unwrap()
                             .is_match(line),
                         Some("VAR") => Regex::new(&format!("^VAR( [bw] (?:{point}|pass))+$"))

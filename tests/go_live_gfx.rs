@@ -51,8 +51,10 @@ fn check_draw_command(line: &str, size: usize, to_move: &str) -> String {
             assert!(rest.len() >= 2 && rest.len().is_multiple_of(2), "{line}");
             for pair in rest.chunks(2) {
                 assert!(gogui_point(pair[0], size) && pair[0] != "pass", "{line}");
-                // Our labels are the visit counts.
-                assert!(pair[1].parse::<u64>().is_ok(), "{line}");
+                // Our labels are win rates in whole percent: three characters at most,
+                // as GoGui clips a label to its point's width.
+                assert!(pair[1].parse::<u8>().is_ok_and(|p| p <= 100), "{line}");
+                assert!(pair[1].len() <= 3, "{line}");
             }
         }
         "TEXT" => assert!(line.len() > 5, "{line}"),

@@ -1,5 +1,6 @@
 //! The referee against real child processes: the hidden `quartet fake-gtp` engine in its
-//! broken modes, two random engines, and (when installed) two GNU Go instances.
+//! broken modes, two random engines, and two GNU Go instances (which need GNU Go: without
+//! it that test skips with a message, or fails under CI; tests/common/oracle.rs).
 use quartet::color::Color;
 use quartet::go::board::Move;
 use quartet::go::game::Game;
@@ -7,13 +8,13 @@ use quartet::go::sgf::parse_sgf;
 use quartet::matches::go_referee::GoReferee;
 use quartet::matches::gtp_client::{ClientError, GtpClient, StderrTarget};
 use quartet::matches::referee::{play_game, EndReason, Outcome, RefereeGame, RefereeOptions};
-use quartet::matches::runner::{run_go_match, EngineSpec, MatchConfig};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod common;
+
 const QUARTET: &str = env!("CARGO_BIN_EXE_quartet");
-const GNUGO: &str = "/usr/games/gnugo";
 
 fn fake(mode: &str, seed: u64) -> String {
     format!("{QUARTET} fake-gtp --mode {mode} --seed {seed} --delay-ms 1500")
@@ -147,93 +148,67 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 #[tokio::test]
-async fn runner_alternates_colours_and_writes_records() {
-    let dir = temp_dir("runner");
-    let engine = |name: &str, seed| EngineSpec {
-        name: name.into(),
-        command: fake("random", seed),
-        time_per_move: Some(Duration::from_secs(2)),
-    };
-    let cfg = MatchConfig {
-        engines: [engine("one", 3), engine("two", 4)],
-        games: 4,
-        concurrency: 2,
-        margin: Duration::from_millis(200),
-        hang_timeout: Duration::from_secs(20),
-        command_timeout: Duration::from_secs(5),
-        record_dir: Some(dir.clone()),
-        record_extension: "sgf".into(),
-        stderr: StderrTarget::Null,
-    };
-    let mut seen = Vec::new();
-    let stats = run_go_match(cfg, 5, 7.5, |r| seen.push((r.index, r.black, r.white)))
-        .await
-        .unwrap();
-    seen.sort();
-    assert_eq!(seen, [(0, 0, 1), (1, 1, 0), (2, 0, 1), (3, 1, 0)]);
-    for e in &stats.engines {
-        assert_eq!((e.games, e.black_games, e.white_games), (4, 2, 2));
-    }
-    assert_eq!(
-        stats.engines[0].wins + stats.engines[1].wins + stats.engines[0].draws,
-        4
-    );
-    for i in 1..=4 {
-        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
-        let rec = parse_sgf(&text).unwrap();
-        let names = (rec.black_name.unwrap(), rec.white_name.unwrap());
-        let expected = if i % 2 == 1 {
-            ("one", "two")
-        } else {
-            ("two", "one")
-        };
-        assert_eq!((names.0.as_str(), names.1.as_str()), expected);
-        replay(&rec.moves, 5);
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[tokio::test]
 async fn missing_program_is_a_spawn_error() {
     assert!(GtpClient::spawn("/nonexistent/engine", &StderrTarget::Null).is_err());
     assert!(GtpClient::spawn("'unterminated", &StderrTarget::Null).is_err());
 }
 
-/// Two GNU Go instances at level 1 on 5x5 through the real CLI: the table counts two games
-/// per engine with no forfeits, and both records replay legally under our rules.
+/// Two GNU Go instances at level 1 on 5x5 through the two-engine form of the CLI: two
+/// games, one line each on stderr, two games per engine with no forfeits in the JSON, and
+/// both records replay legally under our rules.
 #[test]
 fn gnugo_against_gnugo_through_the_cli() {
-    if !Path::new(GNUGO).exists() {
-        println!("skipped: {GNUGO} not installed (apt-get install -y gnugo)");
+    let Some(gnugo) = common::oracle::gnugo() else {
         return;
-    }
+    };
     let dir = temp_dir("gnugo");
-    let engine = format!("{GNUGO} --mode gtp --level 1 --chinese-rules");
+    let json = dir.with_extension("json");
+    let engine = format!("{} --mode gtp --level 1 --chinese-rules", gnugo.display());
+    // The table names an engine by its program's file name.
+    let name = gnugo.file_name().unwrap().to_string_lossy().into_owned();
     let out = Command::new(QUARTET)
         .args(["match", "go", "--black", &engine, "--white", &engine])
         .args(["--games", "2", "--boardsize", "5", "--komi", "7.5"])
         .args(["--time-per-move", "10", "--concurrency", "2", "--sgf-dir"])
         .arg(&dir)
+        .arg("--json")
+        .arg(&json)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 2);
-    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("gnugo#")).collect();
-    assert_eq!(rows.len(), 2, "{stdout}");
-    for row in rows {
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        assert_eq!(cols[1], "2", "{row}");
-        assert!(row.ends_with("0/0/0/0"), "{row}");
+    assert_eq!(stderr.lines().filter(|l| l.contains("] game ")).count(), 2);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let engines = v["engines"].as_array().unwrap();
+    // Equal program names: the second is told apart by its number.
+    let names: Vec<_> = engines
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, [name.clone(), format!("{name}#2")]);
+    for e in engines {
+        let t = &e["total"];
+        let games = ["wins", "draws", "losses"].map(|k| t[k].as_u64().unwrap());
+        assert_eq!(games.iter().sum::<u64>(), 2, "{e}");
+        for lost in [
+            "lost_on_time",
+            "lost_illegal",
+            "lost_malformed",
+            "lost_failure",
+        ] {
+            assert_eq!(e[lost], 0, "{e}");
+        }
     }
     for i in 1..=2 {
-        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
+        let text = std::fs::read_to_string(dir.join(format!("game-{i:05}.sgf"))).unwrap();
         let rec = parse_sgf(&text).unwrap();
         assert_eq!((rec.size, rec.komi), (5, 7.5));
         replay(&rec.moves, 5);
     }
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&json);
 }
 
 #[tokio::test]

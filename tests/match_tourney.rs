@@ -96,8 +96,23 @@ fn own_go_engine_plays_a_two_game_match() {
         assert_eq!(rec.moves[0], (quartet::color::Color::Black, Some((4, 4))));
         rec.to_game(None).expect("every recorded move is legal");
     }
-    let j = std::fs::read_to_string(&json).unwrap();
-    assert!(j.contains("\"total_games\": 2"), "{j}");
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j["total_games"], 2);
+    assert_eq!(j["games_played"], 2);
+    let names: Vec<_> = j["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    for (line, game) in g.iter().zip(j["games"].as_array().unwrap()) {
+        let n: u64 = line[1].parse().unwrap();
+        assert_eq!(game["game"], n + 1);
+        assert_eq!(game["result"].as_str(), Some(line[6].as_str()));
+        assert_eq!(game["moves"].as_u64(), Some(line[8].parse().unwrap()));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -441,7 +456,12 @@ fn own_gomoku_engine_plays_a_two_game_match() {
         let n: usize = line[1].parse().unwrap();
         let sgf =
             std::fs::read_to_string(dir.join(format!("records/game-{:05}.sgf", n + 1))).unwrap();
-        assert!(sgf.starts_with("(;GM[4]"), "{sgf}");
+        let rec = quartet::record::sgf::SgfRecord::parse(&sgf).unwrap();
+        assert_eq!((rec.game, rec.size), (4, 9));
+        assert_eq!(rec.info("RE"), Some(line[6].as_str()));
+        assert_eq!(rec.moves.len(), line[8].parse::<usize>().unwrap());
+        let black = if line[4] == "0" { "a" } else { "b" };
+        assert_eq!(rec.info("PB"), Some(black));
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,26 +4,18 @@
 //! the result after every move (the script's header says exactly what per game). The long
 //! run (10,000 games per game) is by hand; see the script.
 //!
-//! Skipped, with a message, when python3 or its `pyspiel` module is missing (`.ci/run`
-//! installs `open_spiel` with pip when it can).
+//! Needs python3 with OpenSpiel's `pyspiel` module (`python3 -m pip install open_spiel`;
+//! `.ci/run` installs it): without it the tests skip with a message, or fail under CI
+//! (tests/common/oracle.rs).
 use std::process::Command;
+
+mod common;
 
 const QUARTET: &str = env!("CARGO_BIN_EXE_quartet");
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/openspiel_xcheck.py");
 
-fn pyspiel_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import pyspiel"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 with the pyspiel module (pip install open_spiel) is missing");
-    }
-    ok
-}
-
 fn xcheck(game: &str, games: u32, extra: &[&str]) {
-    if !pyspiel_available() {
+    if !common::oracle::pyspiel() {
         return;
     }
     let games = games.to_string();

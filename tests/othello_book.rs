@@ -1,4 +1,4 @@
-//! The opening book through the real binary: `bench othello book-build` from GGF records,
+//! The opening book through the real binary: `train othello book` from GGF records,
 //! then `quartet othello --book`: the `book` command's list (values worked out by hand from
 //! the records' results) and `genmove` answering from the book instead of searching.
 mod common;
@@ -34,9 +34,9 @@ fn build(d: &std::path::Path) -> PathBuf {
     std::fs::write(&games, ggf).unwrap();
     let book = d.join("b.book");
     let out = quartet(&[
-        "bench",
+        "train",
         "othello",
-        "book-build",
+        "book",
         "--ggf",
         games.to_str().unwrap(),
         "--out",

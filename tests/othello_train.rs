@@ -1,4 +1,4 @@
-//! `bench othello train-patterns` through the real binary: a fit that starts from earlier
+//! `train othello patterns` through the real binary: a fit that starts from earlier
 //! tables (`--prior`) and measures them on its held-out positions (`--compare`).
 use std::process::Command;
 
@@ -21,7 +21,7 @@ fn a_fit_from_earlier_tables_reports_their_error_and_refuses_other_shapes() {
     let positions = d.join("sp.txt");
     let out = d.join("p.bin");
     let (ok, _, err) = quartet(&[
-        "bench",
+        "train",
         "othello",
         "selfplay",
         "--out",
@@ -39,9 +39,9 @@ fn a_fit_from_earlier_tables_reports_their_error_and_refuses_other_shapes() {
     let builtin = concat!(env!("CARGO_MANIFEST_DIR"), "/data/othello/patterns.bin");
     let fit = |width: &str| {
         quartet(&[
-            "bench",
+            "train",
             "othello",
-            "train-patterns",
+            "patterns",
             "--positions",
             positions.to_str().unwrap(),
             "--width",

@@ -1,19 +1,17 @@
 //! Sabaki's own GTP client library (npm `@sabaki/gtp`) drives `quartet go` through
 //! `lz-analyze` and `kata-analyze` and parses the streams as Sabaki does
-//! (tests/sabaki/analysis.js). Skipped, with a message, when node or the package is
-//! missing (`.ci/run` installs it with `npm install` in tests/sabaki).
+//! (tests/sabaki/analysis.js). Needs node and the package (`npm install` in tests/sabaki;
+//! `.ci/run` does it): without them the test skips with a message, or fails under CI
+//! (tests/common/oracle.rs).
 use std::path::Path;
 use std::process::Command;
+
+mod common;
 
 #[test]
 fn sabaki_parses_the_analysis_streams() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sabaki");
-    if Command::new("node").arg("--version").output().is_err() {
-        eprintln!("skipped: node is not installed");
-        return;
-    }
-    if !dir.join("node_modules/@sabaki/gtp").exists() {
-        eprintln!("skipped: run `npm install` in tests/sabaki to get @sabaki/gtp");
+    if !common::oracle::sabaki_gtp(&dir) {
         return;
     }
     let out = Command::new("node")

@@ -1,13 +1,10 @@
-//! `quartet dots` (the protocol engine) and `quartet bench dots`.
+//! `quartet dots`: the Dots-and-Boxes engine over GTP or the SAU protocol on stdin/stdout.
 use crate::dots::geometry::SizeError;
 use crate::dots::gtp::{parse_box_size, DotsEngine, DEFAULT_SOLVE_LIMIT};
 use crate::dots::player::Player;
 use crate::dots::sau::SauEngine;
-use crate::dots::solver::Solver;
-use crate::dots::split;
-use crate::dots::{Board, Geometry};
 use clap::Args;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct DotsArgs {
@@ -62,6 +59,10 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     let move_time = Duration::from_secs_f64(args.move_time);
     let geo = parse_box_size(&args.boardsize)
         .map_err(|_| format!("--boardsize {:?}: {}", args.boardsize, SizeError))?;
+    if args.gogui {
+        crate::dots::gogui::check_square(&geo)
+            .map_err(|e| format!("--boardsize {} with --gogui: {e}", args.boardsize))?;
+    }
     if args.protocol == "sau" {
         let mut engine = SauEngine::new(geo, player, move_time);
         engine.prepare();
@@ -77,132 +78,4 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
         .with_gogui(args.gogui);
     engine.prepare();
     crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
-}
-
-#[derive(Args, Debug)]
-pub struct BenchDotsArgs {
-    /// Board to solve from empty, CxR boxes (3x3, 3x4, 4x4, ...).
-    #[arg(long, default_value = "3x3")]
-    pub solve: String,
-    /// log2 of the transposition-table entries (8 bytes each). Default by board size:
-    /// edges - 9, within 16..=27 and at most a quarter of the memory (3x4: 22 = 32 MB,
-    /// 3x5 and 4x4: 27 = 1 GB).
-    #[arg(long)]
-    pub tt_bits: Option<u32>,
-    /// Instead of solving: cut the tree of this board (CxR) after `--depth` edges and
-    /// write one task per distinct position into `--out` (docs/dots-split.md).
-    #[arg(long)]
-    pub split: Option<String>,
-    /// Edges drawn before the cut, for `--split`.
-    #[arg(long, default_value_t = 3)]
-    pub depth: usize,
-    /// The root value `--split` sets out to prove (for the first player); the merge says
-    /// whether the root is that, below or above it.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub expect: i32,
-    /// With `--split`: write only a proof tree of `--expect` (one move, chosen by a
-    /// shallow search, where the expected answer needs only one), far fewer tasks. The
-    /// same split on a folder that holds it replaces the moves its answers refuted.
-    #[arg(long)]
-    pub proof: bool,
-    /// Task folder written by `--split`.
-    #[arg(long)]
-    pub out: Option<std::path::PathBuf>,
-    /// Solves task files in order, one table shared by all (tasks share subtrees), each
-    /// writing its `.result` beside it; a task whose result exists is skipped.
-    #[arg(long, num_args = 1..)]
-    pub solve_task: Vec<std::path::PathBuf>,
-    /// Combines the results of a task folder into the root value, or lists missing tasks.
-    #[arg(long)]
-    pub merge: Option<std::path::PathBuf>,
-}
-
-/// Solves the empty board and prints value, nodes, nodes/s and time; or one step of the
-/// split/solve-task/merge chain.
-pub fn bench(args: BenchDotsArgs) -> Result<(), String> {
-    if args.tt_bits.is_some_and(|b| !(10..=30).contains(&b)) {
-        return Err("--tt-bits must be in 10..=30".into());
-    }
-    if let Some(size) = &args.split {
-        let geo = Geometry::parse_size(size).map_err(|e| format!("--split {size}: {e}"))?;
-        let out = args.out.as_ref().ok_or("--split needs --out DIR")?;
-        let start = Instant::now();
-        let extend = out.join("split.txt").exists();
-        let n = split::write_tasks(&geo, args.depth, args.expect, args.proof, out)?;
-        println!(
-            "dots {size}: {n} {}tasks after {} edges in {} ({:.1} s)",
-            if extend { "new " } else { "" },
-            args.depth,
-            out.display(),
-            start.elapsed().as_secs_f64()
-        );
-        return Ok(());
-    }
-    if !args.solve_task.is_empty() {
-        let mut table = None;
-        for task in &args.solve_task {
-            if task.with_extension("result").exists() {
-                println!("{}: done before", task.display());
-                continue;
-            }
-            let start = Instant::now();
-            let answers: Vec<String> = split::solve_task_with(task, args.tt_bits, &mut table)?
-                .iter()
-                .map(|(t, yes)| format!("{}{t}", if *yes { ">=" } else { "<" }))
-                .collect();
-            println!(
-                "{}: value {} time {:.3} s",
-                task.display(),
-                answers.join(" "),
-                start.elapsed().as_secs_f64()
-            );
-        }
-        return Ok(());
-    }
-    if let Some(dir) = &args.merge {
-        return match split::merge(dir)? {
-            split::Merged::Value(v) => {
-                println!("value {v:+} for the first player ({})", dir.display());
-                Ok(())
-            }
-            split::Merged::Below(v) => {
-                println!(
-                    "value below {v:+} for the first player: split again with a lower --expect"
-                );
-                Ok(())
-            }
-            split::Merged::Above(v) => {
-                println!(
-                    "value above {v:+} for the first player: split again with a higher --expect"
-                );
-                Ok(())
-            }
-            split::Merged::Undecided => Err(
-                "undecided: a move the proof split chose does not reach --expect (a wrong guess, or a wrong expectation): run the same --split on this folder again to replace it, solve the new tasks, merge"
-                    .into(),
-            ),
-            split::Merged::Missing(m) => {
-                for t in &m {
-                    println!("missing {t}");
-                }
-                Err(format!("{} tasks have no result yet", m.len()))
-            }
-        };
-    }
-    let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
-    let tt_bits = args.tt_bits.unwrap_or(split::default_tt_bits(&geo));
-    // 8 bytes an entry.
-    crate::memory::check_tables("--tt-bits", &tt_bits.to_string(), (8u64 << tt_bits) >> 20)?;
-    let board = Board::from_geometry(geo);
-    let mut solver = Solver::new(&board, tt_bits).ok_or("board too large for the solver")?;
-    let start = Instant::now();
-    let value = solver.solve();
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "dots {}: value {value:+} nodes {} nodes/s {:.0} time {secs:.3} s",
-        args.solve,
-        solver.nodes,
-        solver.nodes as f64 / secs.max(1e-9)
-    );
-    Ok(())
 }

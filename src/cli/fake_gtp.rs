@@ -32,10 +32,13 @@ pub enum Mode {
 
 #[derive(Args, Debug)]
 pub struct FakeGtpArgs {
+    /// How `genmove` answers.
     #[arg(long, value_enum, default_value_t = Mode::Random)]
     mode: Mode,
+    /// Seed of the random moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Milliseconds the `slow` mode waits before each genmove answer.
     #[arg(long, default_value_t = 3000)]
     delay_ms: u64,
 }

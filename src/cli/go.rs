@@ -36,19 +36,17 @@ pub struct GoArgs {
     #[arg(long)]
     pub ponder: bool,
     /// GoGui live graphics: while genmove thinks, `gogui-gfx:` draw commands on stderr
-    /// every 0.5 s (the best moves' visits as labels, the principal variation).
+    /// every 0.5 s (the best moves' win rates as labels, the principal variation).
     #[arg(long)]
     pub gfx: bool,
-    /// Tree priors: `mm` (learnt gammas added to the hand-set priors; the default:
-    /// +65 Elo at fixed playouts, +33 at 0.5 s per move), `classic` (hand-set only) or
-    /// `mm-replace` (learnt gammas instead of the hand-set capture, self-atari, 3x3
-    /// pattern and distance priors).
+    /// Tree priors: `mm` (learnt gammas added to the hand-set priors), `classic`
+    /// (hand-set only) or `mm-replace` (learnt gammas instead of the hand-set capture,
+    /// self-atari, 3x3 pattern and distance priors).
     #[arg(long, default_value = "mm")]
     pub priors: String,
-    /// Weights file for `--priors mm*` (default: the built-in data/go/mm-v2.txt, with the
-    /// 12-point diamond patterns; data/go/mm-v1.txt is the model without them, best with
-    /// `--mm-weight 20`; data/go/mm-v3.txt is fitted to Pachi's games, best so far with
-    /// `--priors mm-replace`).
+    /// Weights file for `--priors mm*`; unset: the built-in data/go/mm-v2.txt, with the
+    /// 12-point diamond patterns (data/go/mm-v1.txt is the model without them,
+    /// data/go/mm-v3.txt a fit to Pachi's games).
     #[arg(long)]
     pub mm_weights: Option<String>,
     /// Virtual wins of the likeliest move under the learnt model.
@@ -93,11 +91,10 @@ pub struct GoArgs {
     /// Moves after which the dynamic komi is gone, as a fraction of the board's points.
     #[arg(long, default_value_t = 0.5)]
     pub dynkomi_fade: f32,
-    /// Time manager (`on`, `off`, `plan`): under a clock that banks saved time, `on` (the
-    /// default: +65 Elo at 10 s sudden death on 9x9) plans each move from the moves left,
-    /// stops early when the choice is settled and thinks longer when it is in doubt; `off`
-    /// gives every move an even share of the clock over half the empty points; `plan` is
-    /// `on`'s plan without early stops or extensions.
+    /// Time manager (`on`, `off`, `plan`): under a clock that banks saved time, `on` plans
+    /// each move from the moves left, stops early when the choice is settled and thinks
+    /// longer when it is in doubt; `off` gives every move an even share of the clock over
+    /// half the empty points; `plan` is `on`'s plan without early stops or extensions.
     #[arg(long, default_value = "on", value_parser = ["on", "off", "plan"])]
     pub time_manager: String,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.

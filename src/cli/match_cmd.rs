@@ -1,15 +1,17 @@
-//! `quartet match go ...`: argument parsing and printing around `quartet::matches::runner`.
-//! Progress goes to stderr (one line per finished game), the results table to stdout.
-//! With `--engine` (two or more) the general tournament form of `match_tourney` runs
-//! instead; `quartet match merge` combines shards.
-use super::match_tourney::{run_general, run_merge, Common, MergeArgs, TourneyArgs};
+//! `quartet match <game> ...`: the options of each game, turned into a rules factory for
+//! the tournament of `match_tourney`. `match go --black CMD --white CMD --games N` is the
+//! same tournament with two engines given directly; `quartet match merge` combines shards.
+use super::match_tourney::{
+    program_name, run_general, run_merge, Common, HeadToHead, MergeArgs, TourneyArgs,
+};
 use crate::gomoku::board::Rule;
 use crate::matches::dots_referee::DotsReferee;
 use crate::matches::go_referee::GoReferee;
 use crate::matches::gomoku_referee::GomokuReferee;
+use crate::matches::gtp_client::Protocol;
 use crate::matches::gtp_client::StderrTarget;
 use crate::matches::othello_referee::OthelloReferee;
-use crate::matches::runner::{run_go_match, EngineSpec, GameReport, MatchConfig};
+use crate::matches::tournament::Player;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -36,36 +38,43 @@ enum MatchGame {
 
 #[derive(Args, Debug)]
 struct GoMatchArgs {
-    /// Command line of engine 1 (Black in games 1, 3, 5...; colours alternate).
-    #[arg(long, value_name = "CMD", conflicts_with = "engines")]
+    /// Command line of engine 1, Black in games 1, 3, 5... (colours alternate unless
+    /// --fixed-colours).
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["engines", "schedule"], requires = "white")]
     black: Option<String>,
-    /// Command line of engine 2 (White in games 1, 3, 5...).
-    #[arg(long, value_name = "CMD", conflicts_with = "engines")]
+    /// Command line of engine 2, White in games 1, 3, 5...
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["engines", "schedule"], requires = "black")]
     white: Option<String>,
-    /// Number of games.
-    #[arg(long, default_value_t = 2)]
-    games: usize,
+    /// Number of games with --black/--white (default: two per --rounds).
+    #[arg(long, conflicts_with_all = ["engines", "rounds"])]
+    games: Option<usize>,
+    /// With --black/--white: engine 1 has Black in every game.
+    #[arg(long, conflicts_with = "engines")]
+    fixed_colours: bool,
+    /// Board size, 2 to 19.
     #[arg(long, default_value_t = 9)]
     boardsize: usize,
+    /// Komi: points added to White's area score.
     #[arg(long, default_value_t = 7.0, allow_negative_numbers = true)]
     komi: f32,
-    /// Per-move time limit for both engines, sent as `time_settings 0 T 1` and enforced.
+    /// Per-move time limit for every engine, sent as `time_settings 0 T 1` and enforced
+    /// (default: none).
     #[arg(long, value_name = "SECS")]
     time_per_move: Option<f64>,
-    /// Per-move limit for engine 1 only (overrides --time-per-move; 0 = no limit).
-    #[arg(long, value_name = "SECS")]
+    /// Per-move limit for the --black engine only (overrides --time-per-move; 0 = no limit).
+    #[arg(long, value_name = "SECS", conflicts_with = "engines")]
     time_per_move_1: Option<f64>,
-    /// Per-move limit for engine 2 only (overrides --time-per-move; 0 = no limit).
-    #[arg(long, value_name = "SECS")]
+    /// Per-move limit for the --white engine only (overrides --time-per-move; 0 = no limit).
+    #[arg(long, value_name = "SECS", conflicts_with = "engines")]
     time_per_move_2: Option<f64>,
-    /// Save every game as SGF in this directory.
+    /// Save every game as SGF in this directory (the same as --records).
     #[arg(long, value_name = "DIR")]
     sgf_dir: Option<PathBuf>,
-    /// Display name of engine 1 (default: its program name).
-    #[arg(long)]
+    /// Display name of the --black engine (default: its program name).
+    #[arg(long, conflicts_with = "engines")]
     black_name: Option<String>,
-    /// Display name of engine 2.
-    #[arg(long)]
+    /// Display name of the --white engine (default: its program name).
+    #[arg(long, conflicts_with = "engines")]
     white_name: Option<String>,
     #[command(flatten)]
     process: ProcessArgs,
@@ -78,7 +87,6 @@ struct GoMatchArgs {
 pub fn run(args: MatchArgs) -> Result<(), String> {
     crate::logging::init_logging(None)?;
     match args.game {
-        MatchGame::Go(a) if !a.tourney.engines.is_empty() => run_go_general(*a),
         MatchGame::Go(a) => run_go(*a),
         MatchGame::Othello(a) => run_othello(*a),
         MatchGame::Dots(a) => run_dots(*a),
@@ -112,7 +120,14 @@ fn run_othello(a: GeneralMatchArgs) -> Result<(), String> {
         }
     };
     let common = a.process.common(a.time_per_move, None)?;
-    run_general("othello 8x8".into(), "sgf", new_game, a.tourney, common)
+    run_general(
+        "othello 8x8".into(),
+        "sgf",
+        new_game,
+        a.tourney,
+        common,
+        None,
+    )
 }
 
 /// The process options every form of `quartet match` shares.
@@ -205,12 +220,13 @@ fn run_dots(a: DotsMatchArgs) -> Result<(), String> {
     };
     let common = o.process.common(o.time_per_move, None)?;
     let title = format!("dots {cols}x{rows}");
-    run_general(title, "dots", new_game, o.tourney, common)
+    run_general(title, "dots", new_game, o.tourney, common, None)
 }
 
 /// Options of `quartet match gomoku` (the general form only).
 #[derive(Args, Debug)]
 struct GomokuMatchArgs {
+    /// Board size, 5 to 22.
     #[arg(long, default_value_t = 15)]
     boardsize: usize,
     /// freestyle, standard (exactly five) or renju.
@@ -233,15 +249,23 @@ fn run_gomoku(a: GomokuMatchArgs) -> Result<(), String> {
         ..o.process.common(o.time_per_move, None)?
     };
     let title = format!("gomoku {size}x{size} {}", rule.name());
-    run_general(title, "sgf", new_game, o.tourney, common)
+    run_general(title, "sgf", new_game, o.tourney, common, None)
 }
 
-/// `quartet match go --engine ... --engine ...`.
-fn run_go_general(a: GoMatchArgs) -> Result<(), String> {
+/// `quartet match go`: the general form with `--engine`, or two engines with
+/// `--black`/`--white`.
+fn run_go(a: GoMatchArgs) -> Result<(), String> {
     let (size, komi) = (a.boardsize, a.komi);
     if GoReferee::new(size, komi).is_none() || !komi.is_finite() {
         return Err(format!("unsupported board size {size} or komi {komi}"));
     }
+    let head = match (&a.black, &a.white) {
+        (Some(black), Some(white)) => Some(head_to_head(&a, black, white)?),
+        _ if a.tourney.engines.is_empty() => {
+            return Err("give --black and --white, or two or more --engine".into())
+        }
+        _ => None,
+    };
     let cap = a.tourney.max_moves;
     let new_game = move || {
         let g = GoReferee::new(size, komi).expect("size checked above");
@@ -252,7 +276,46 @@ fn run_go_general(a: GoMatchArgs) -> Result<(), String> {
     };
     let common = a.process.common(a.time_per_move, a.sgf_dir.clone())?;
     let title = format!("go {size}x{size} komi {komi}");
-    run_general(title, "sgf", new_game, a.tourney, common)
+    run_general(title, "sgf", new_game, a.tourney, common, head)
+}
+
+/// The two players of `--black CMD --white CMD`, with their names and move limits.
+fn head_to_head(a: &GoMatchArgs, black: &str, white: &str) -> Result<HeadToHead, String> {
+    let both = limit("--time-per-move", a.time_per_move)?;
+    let own = |what: &str, secs: Option<f64>| match secs {
+        Some(s) => limit(what, Some(s)),
+        None => Ok(both),
+    };
+    let name = |what: &str, given: &Option<String>, command: &str| match given {
+        None => Ok(program_name(command)),
+        Some(n) if n.is_empty() || n.contains(['\t', '\n', '\r']) => Err(format!(
+            "{what} {n:?}: a name must not be empty or hold a tab or line break"
+        )),
+        Some(n) => Ok(n.clone()),
+    };
+    let player = |command: &str, name: String, time_per_move| Player {
+        name,
+        command: command.to_string(),
+        time_per_move,
+        clock: None,
+        protocol: Protocol::Gtp,
+    };
+    Ok(HeadToHead {
+        players: [
+            player(
+                black,
+                name("--black-name", &a.black_name, black)?,
+                own("--time-per-move-1", a.time_per_move_1)?,
+            ),
+            player(
+                white,
+                name("--white-name", &a.white_name, white)?,
+                own("--time-per-move-2", a.time_per_move_2)?,
+            ),
+        ],
+        games: a.games.unwrap_or(a.tourney.rounds.saturating_mul(2)),
+        fixed_colours: a.fixed_colours,
+    })
 }
 
 fn seconds(what: &str, secs: f64) -> Result<Duration, String> {
@@ -266,109 +329,4 @@ fn limit(what: &str, secs: Option<f64>) -> Result<Option<Duration>, String> {
         Some(0.0) => Ok(None),
         Some(s) => seconds(what, s).map(Some),
     }
-}
-
-/// The program's file name, for tables: `/usr/games/gnugo --mode gtp` is `gnugo`.
-fn default_name(command: &str) -> String {
-    let program = command.split_whitespace().next().unwrap_or("engine");
-    program.rsplit('/').next().unwrap_or(program).to_string()
-}
-
-fn run_go(a: GoMatchArgs) -> Result<(), String> {
-    let (Some(black), Some(white)) = (a.black.clone(), a.white.clone()) else {
-        return Err("give --black and --white, or two or more --engine".into());
-    };
-    let both = limit("--time-per-move", a.time_per_move)?;
-    let t1 = match a.time_per_move_1 {
-        Some(s) => limit("--time-per-move-1", Some(s))?,
-        None => both,
-    };
-    let t2 = match a.time_per_move_2 {
-        Some(s) => limit("--time-per-move-2", Some(s))?,
-        None => both,
-    };
-    let mut n1 = a.black_name.clone().unwrap_or_else(|| default_name(&black));
-    let mut n2 = a.white_name.clone().unwrap_or_else(|| default_name(&white));
-    if n1 == n2 {
-        n1.push_str("#1");
-        n2.push_str("#2");
-    }
-    if !a.komi.is_finite() {
-        return Err("--komi must be a number".into());
-    }
-    let cfg = MatchConfig {
-        engines: [
-            EngineSpec {
-                name: n1,
-                command: black,
-                time_per_move: t1,
-            },
-            EngineSpec {
-                name: n2,
-                command: white,
-                time_per_move: t2,
-            },
-        ],
-        games: a.games,
-        concurrency: a.process.concurrency,
-        margin: a.process.margin()?,
-        hang_timeout: a.process.hang_timeout()?,
-        command_timeout: Duration::from_secs(10),
-        record_dir: a.sgf_dir.clone(),
-        record_extension: "sgf".into(),
-        stderr: a.process.stderr(),
-    };
-    let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    let games = a.games;
-    let mut points = [0.0f64; 2];
-    let mut done = 0;
-    let progress = |r: &GameReport| {
-        done += 1;
-        match r.outcome.winner {
-            None => {
-                points[0] += 0.5;
-                points[1] += 0.5;
-            }
-            Some(c) => {
-                let winner = if c == crate::color::Color::Black {
-                    r.black
-                } else {
-                    r.white
-                };
-                points[winner] += 1.0;
-            }
-        }
-        let detail = match r.outcome.detail() {
-            d if d.is_empty() => d,
-            d => format!(" ({d})"),
-        };
-        eprintln!(
-            "game {}/{} [{done} done]: B {} W {}: {} {}{} after {} moves, {:.1} s; {} {} - {} {}",
-            r.index + 1,
-            games,
-            names[r.black],
-            names[r.white],
-            r.outcome.result_text(),
-            r.outcome.reason_word(),
-            detail,
-            r.outcome.moves,
-            r.elapsed.as_secs_f64(),
-            names[0],
-            points[0],
-            points[1],
-            names[1],
-        );
-    };
-    let stats = runtime.block_on(run_go_match(cfg, a.boardsize, a.komi, progress))?;
-    println!(
-        "Go {}x{}, komi {}, {} games",
-        a.boardsize, a.boardsize, a.komi, games
-    );
-    print!("{}", stats.table());
-    Ok(())
 }

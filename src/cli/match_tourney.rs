@@ -1,12 +1,14 @@
 //! The general form of `quartet match <game> --engine "name=A cmd=..." --engine ...`:
 //! schedules, openings, shards, SPRT, progress on stderr, tables on stdout, results files;
 //! and `quartet match merge DIR...`. The game-specific part is only a rules factory.
-use crate::matches::elo::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::matches::gtp_client::{Protocol, StderrTarget};
 use crate::matches::referee::{Clock, RefereeGame, ResignRule};
 use crate::matches::report::{fmt_elo, render, to_json};
 use crate::matches::results::{merge_dirs, results_text, summarize, GameRecord, TournamentInfo};
-use crate::matches::schedule::{parse_openings, random_openings, schedule, ScheduleKind, Shard};
+use crate::matches::schedule::{
+    pairings, parse_openings, random_openings, schedule, ScheduleKind, Shard,
+};
+use crate::matches::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::matches::tournament::{run_tournament, Player, TournamentConfig};
 use clap::Args;
 use std::collections::HashMap;
@@ -20,11 +22,13 @@ pub struct TourneyArgs {
     /// takes the rest). Two or more switch to the general form.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
-    /// Rounds: every pairing plays each round's opening twice, colours swapped.
+    /// Rounds: every pairing plays each round's opening twice, colours swapped (with
+    /// --black/--white and no --games: two games a round).
     #[arg(long, default_value_t = 1)]
     pub rounds: usize,
-    /// round-robin (everyone against everyone) or gauntlet (the first engine against
-    /// each of the others).
+    /// round-robin (everyone against everyone), gauntlet (the first engine against each
+    /// of the others) or fixed-colours (round robin; the first-listed engine of each
+    /// pairing has Black in every game).
     #[arg(long, default_value = "round-robin")]
     pub schedule: String,
     /// Opening file: one opening per line, moves in protocol notation; round r uses line
@@ -51,10 +55,10 @@ pub struct TourneyArgs {
     /// Directory for results.tsv, results.txt and (unless --records) records/.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Write the results as JSON to this file.
+    /// Write the summary and every game as JSON to this file (fields in docs/match.md).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Directory for the game records (SGF for Go).
+    /// Directory for the game records (SGF for Go, Othello and Gomoku; text for Dots).
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Adjudicate a game after this many moves (scored by our rules).
@@ -211,36 +215,80 @@ impl Live {
     }
 }
 
+/// The largest schedule a run accepts (a bound on memory, far beyond any real match).
+const MAX_GAMES: usize = 1_000_000;
+
+/// The two-engine form (`quartet match go --black CMD --white CMD --games N`): the same
+/// tournament with its players given directly and a schedule of `games` games.
+pub struct HeadToHead {
+    /// The engine named by `--black` first: it has Black in games 1, 3, 5...
+    pub players: [Player; 2],
+    pub games: usize,
+    /// The first engine has Black in every game (otherwise colours alternate).
+    pub fixed_colours: bool,
+}
+
 /// Plays a tournament of any game: `title` names it in tables (`go 9x9 komi 7.5`),
-/// `ext` is the record file extension.
+/// `ext` is the record file extension. The players are `t.engines`, or those of `head`.
 pub fn run_general<G, F>(
     title: String,
     ext: &str,
     new_game: F,
     t: TourneyArgs,
     common: Common,
+    head: Option<HeadToHead>,
 ) -> Result<(), String>
 where
     G: RefereeGame + 'static,
     F: Fn() -> G + Clone,
 {
     let tc = t.tc.as_deref().map(parse_clock).transpose()?;
-    let mut players = t
-        .engines
-        .iter()
-        .map(|s| parse_engine(s, &common, tc))
-        .collect::<Result<Vec<_>, _>>()?;
+    // (players, schedule, rounds, games cut from the schedule's end)
+    let (mut players, kind, rounds, games_wanted) = match head {
+        None => {
+            let players = t
+                .engines
+                .iter()
+                .map(|s| parse_engine(s, &common, tc))
+                .collect::<Result<Vec<_>, _>>()?;
+            if t.rounds == 0 {
+                return Err("--rounds must be at least 1".into());
+            }
+            let kind: ScheduleKind = t.schedule.parse()?;
+            (players, kind, t.rounds, None)
+        }
+        Some(h) => {
+            if h.games == 0 {
+                return Err("--games (or --rounds) must be at least 1".into());
+            }
+            let kind = if h.fixed_colours {
+                ScheduleKind::FixedColours
+            } else {
+                ScheduleKind::RoundRobin
+            };
+            let players = h.players.map(|p| Player {
+                clock: p.clock.or(tc),
+                ..p
+            });
+            (players.to_vec(), kind, h.games.div_ceil(2), Some(h.games))
+        }
+    };
     if players.len() < 2 {
         return Err("at least two --engine are needed".into());
+    }
+    let planned = rounds
+        .checked_mul(2)
+        .and_then(|n| n.checked_mul(pairings(kind, players.len()).len()))
+        .filter(|&n| n <= MAX_GAMES);
+    if planned.is_none() {
+        return Err(format!(
+            "more than {MAX_GAMES} games: fewer --rounds or --games"
+        ));
     }
     for i in 0..players.len() {
         if players[..i].iter().any(|p| p.name == players[i].name) {
             players[i].name = format!("{}#{}", players[i].name, i + 1);
         }
-    }
-    let kind: ScheduleKind = t.schedule.parse()?;
-    if t.rounds == 0 {
-        return Err("--rounds must be at least 1".into());
     }
     let openings = match (&t.openings, t.random_openings) {
         (Some(path), _) => {
@@ -249,7 +297,7 @@ where
             parse_openings(&text, new_game.clone())
                 .map_err(|e| format!("{}: {e}", path.display()))?
         }
-        (None, Some(plies)) => random_openings(new_game.clone(), plies, t.rounds, t.seed)?,
+        (None, Some(plies)) => random_openings(new_game.clone(), plies, rounds, t.seed)?,
         (None, None) => Vec::new(),
     };
     let shard: Option<Shard> = t.shard.as_deref().map(str::parse).transpose()?;
@@ -258,7 +306,10 @@ where
     if sprt.is_some() && players.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    let full = schedule(kind, players.len(), t.rounds, openings.len());
+    let mut full = schedule(kind, players.len(), rounds, openings.len());
+    if let Some(n) = games_wanted {
+        full.truncate(n);
+    }
     let total_games = full.len();
     let games: Vec<_> = full
         .into_iter()
@@ -268,7 +319,7 @@ where
         game: title,
         engines: players.iter().map(|p| p.name.clone()).collect(),
         schedule: kind,
-        rounds: t.rounds,
+        rounds,
         total_games,
         sprt: sprt_text,
         shard,

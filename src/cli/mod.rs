@@ -1,17 +1,19 @@
-//! The command line: one small module per subcommand.
+//! The command line: one small module per subcommand. Each parses its arguments, builds
+//! the settings values and calls the library.
 pub mod bench;
+pub mod bench_dots;
+pub mod bench_go;
+pub mod bench_gomoku;
 pub mod bench_othello;
 pub mod dots;
 pub mod fake_gtp;
 pub mod go;
-pub mod go_mm;
 pub mod gomoku;
 pub mod match_cmd;
 pub mod match_tourney;
 pub mod othello;
-pub mod othello_book;
-pub mod othello_eval_error;
 pub mod othello_learn;
-pub mod othello_probcut;
-pub mod othello_signature;
-pub mod othello_train;
+pub mod train;
+pub mod train_go;
+pub mod train_gomoku;
+pub mod train_othello;

@@ -1,4 +1,5 @@
-//! `quartet othello`: the Othello engine as a GTP server on stdin/stdout.
+//! `quartet othello`: the Othello engine over GTP or NBoard on stdin/stdout, and its
+//! `learn` subcommand.
 use crate::othello::book::Book;
 use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
@@ -53,10 +54,10 @@ pub struct OthelloArgs {
     /// NBoard only: longest time one `hint` may take, in seconds (`go` takes --move-time).
     #[arg(long, default_value_t = 10.0)]
     pub hint_time: f64,
-    /// Opening book (written by `quartet bench othello book-build` or `quartet othello
-    /// learn`) instead of the built-in one (data/othello/book.txt): `genmove` (NBoard:
-    /// `go`) plays its best trusted move while there is one, NBoard's `hint` lists the
-    /// trusted moves. At most 64 MiB.
+    /// Opening book (written by `quartet train othello book` or `quartet othello learn`)
+    /// instead of the built-in one (data/othello/book.txt): `genmove` (NBoard: `go`) plays
+    /// its best trusted move while there is one, NBoard's `hint` lists the trusted moves.
+    /// At most 64 MiB.
     #[arg(long, conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
     /// Play without an opening book (not even the built-in one).

@@ -15,6 +15,22 @@ pub fn grid_size(geo: &Geometry) -> (usize, usize) {
     (2 * geo.cols() + 1, 2 * geo.rows() + 1)
 }
 
+/// GoGui (1.6) only handles square boards: a rectangular grid from
+/// `gogui-rules_board_size` makes it fail at start-up (its board view is sized by the
+/// width alone). The message for a board of other shape.
+pub fn check_square(geo: &Geometry) -> Result<(), String> {
+    if geo.cols() == geo.rows() {
+        return Ok(());
+    }
+    let (w, h) = grid_size(geo);
+    let (c, r) = (geo.cols(), geo.rows());
+    let n = c.max(r);
+    Err(format!(
+        "GoGui only handles square boards ({c}x{r} boxes make a {w}x{h} grid); \
+         give a square size such as {n}x{n}"
+    ))
+}
+
 /// GoGui's column letters: `I` is skipped.
 fn column_letter(x: usize) -> char {
     let c = b'A' + x as u8;
@@ -129,6 +145,16 @@ mod tests {
         for bad in ["I1", "A0", "A12", "M1", "", "A", "1A", "A1x", "A+1", "Ä1"] {
             assert_eq!(parse_point(bad, 11, 11), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn only_square_boards_suit_gogui() {
+        for n in 1..=8 {
+            assert!(check_square(&Geometry::new(n, n).unwrap()).is_ok());
+        }
+        let err = check_square(&Geometry::new(2, 3).unwrap()).unwrap_err();
+        assert!(err.contains("2x3 boxes make a 5x7 grid"), "{err}");
+        assert!(err.ends_with("such as 3x3"), "{err}");
     }
 
     /// Every edge maps to a distinct point between two dots and back; dots and centres

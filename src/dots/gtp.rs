@@ -33,6 +33,7 @@ pub struct DotsEngine {
     solve_time: Duration,
     /// GoGui's rules mode (`--gogui`, or set by the first `gogui-rules_*` command): moves
     /// are answered as grid points and `boardsize N` counts grid points (see `gogui.rs`).
+    /// Only on square boards: every way into the mode and every size change in it checks.
     gogui: bool,
 }
 
@@ -62,7 +63,8 @@ impl DotsEngine {
         self
     }
 
-    /// Starts in GoGui's rules mode.
+    /// Starts in GoGui's rules mode; the caller has checked that the board is square
+    /// ([`gogui::check_square`], as the command line does).
     pub fn with_gogui(mut self, on: bool) -> DotsEngine {
         self.gogui = on;
         self
@@ -104,6 +106,21 @@ impl DotsEngine {
         }
     }
 
+    /// Turns GoGui's rules mode on, which needs a square board ([`gogui::check_square`]).
+    fn enter_gogui(&mut self) -> Result<(), GtpError> {
+        gogui::check_square(self.board.geometry()).map_err(GtpError::new)?;
+        self.gogui = true;
+        Ok(())
+    }
+
+    /// A new board size: in GoGui's mode only a square one.
+    fn check_size(&self, geo: &Geometry) -> Result<(), GtpError> {
+        if self.gogui {
+            gogui::check_square(geo).map_err(GtpError::new)?;
+        }
+        Ok(())
+    }
+
     fn turn(&self, c: &str) -> Result<Color, GtpError> {
         let color: Color = c.parse().map_err(|_| GtpError::new("invalid color"))?;
         if color != self.board.to_move() {
@@ -139,6 +156,7 @@ fn boardsize(e: &mut DotsEngine, args: &[String]) -> Reply {
     } else {
         parse_size(s)?
     };
+    e.check_size(&geo)?;
     e.board = Board::from_geometry(geo);
     Ok(String::new())
 }
@@ -244,7 +262,9 @@ fn loadgame(e: &mut DotsEngine, args: &[String]) -> Reply {
     let [size, moves @ ..] = args else {
         return Err(GtpError::syntax());
     };
-    replay(e, parse_size(size)?, moves)
+    let geo = parse_size(size)?;
+    e.check_size(&geo)?;
+    replay(e, geo, moves)
 }
 
 /// `solve`: the exact value for the side to move (future boxes, theirs minus the
@@ -344,44 +364,40 @@ fn analyze(e: &mut DotsEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
 
 fn rules_game_id(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    e.gogui = true;
+    e.enter_gogui()?;
     Ok("DotsAndBoxes".into())
 }
 
-/// `11` for 5x5 boxes; `W H` for a rectangle (GoGui reads a second number as the height).
+/// The grid's side: `11` for 5x5 boxes (the mode only takes square boards).
 fn rules_board_size(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    e.gogui = true;
-    let (w, h) = gogui::grid_size(e.board.geometry());
-    Ok(if w == h {
-        w.to_string()
-    } else {
-        format!("{w} {h}")
-    })
+    e.enter_gogui()?;
+    let (w, _) = gogui::grid_size(e.board.geometry());
+    Ok(w.to_string())
 }
 
 fn rules_board(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    e.gogui = true;
+    e.enter_gogui()?;
     Ok(gogui::board_text(&e.board))
 }
 
 fn rules_legal_moves(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    e.gogui = true;
+    e.enter_gogui()?;
     Ok(gogui::legal_points(&e.board))
 }
 
 fn rules_side_to_move(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    e.gogui = true;
+    e.enter_gogui()?;
     Ok(e.board.to_move().to_string())
 }
 
 /// Boxes taken so far, Black's first (GoGui shows them as captures).
 fn rules_captured_count(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    e.gogui = true;
+    e.enter_gogui()?;
     Ok(format!(
         "{} {}",
         e.board.score(Color::Black),
@@ -392,7 +408,7 @@ fn rules_captured_count(e: &mut DotsEngine, args: &[String]) -> Reply {
 /// `B+3 (black 14 white 11)` once the board is full, `unknown` before.
 fn rules_final_result(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
-    e.gogui = true;
+    e.enter_gogui()?;
     if !e.board.is_over() {
         return Ok("unknown".into());
     }

@@ -267,8 +267,9 @@ mod tests {
                 None,
             )
             .unwrap();
-            // The hard limit is 300 ms; the slack is for a loaded machine (804 ms seen at
-            // load 12). A search that ignored its deadline would take minutes here.
+            // The hard limit is 300 ms; the slack is for a busy test machine, where a
+            // correct search once took 804 ms. One that ignored its deadline would take
+            // minutes here.
             assert!(
                 t.elapsed() < Duration::from_millis(2000),
                 "{c}x{r}: {:?}",

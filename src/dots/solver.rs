@@ -20,75 +20,9 @@
 //! opponent's replies are forced up to a quiet position, or through a loony offer's boxes
 //! to the position `decision` would search, so a node plays each out (`sacrifice_outcome`),
 //! prefetches where it ends, and lets stored bounds, an exact simple endgame, or the
-//! offer's floor (`>= 0`, `>= 1` with an odd number of boxes left) decide the move. A
-//! profile before this (4x4, 2026-12-03) put half the solver's time on two loads: the
-//! prefetches of the safe children (the line-fill buffers were full) and the first table
-//! read of positions reached through sacrifices, which no parent had prefetched (63% of
-//! the quiet nodes of a 3x4 solve, 80% of them answered by the table). Tried and dropped (more nodes): a history heuristic over the centre-out
-//! order (2.6x the nodes), ordering safe moves by whether they touch a one-sided box,
-//! returning the boxes-left bound before the table probe, 8- or 2-entry buckets, and
-//! (2026-12-02) ordering safe moves by the horizon evaluation of each child near the root
-//! (3x4: 2.4x the nodes with it on from 24 undrawn edges, worse the deeper it reaches).
-//! 2026-12-03: a killer move per number of undrawn edges tried first among the safe moves
-//! (3x4 1.94M -> 1.89M nodes, but 3x3 56k -> 73k and 2x4 21k -> 30k), and safe moves that
-//! leave an even (or odd) number of safe edges first, a long-chain parity guess (3x4 2.87M
-//! and 2.78M nodes against 1.94M): the centre-out order is hard to beat.
-//! 2026-12-03 (session 16), counted on 3x4: 29% of quiet nodes reach the sacrifices; their
-//! 1.17M play-outs (for 1.08M quiet nodes) close 61% of their moves without a search and
-//! cut 4%, and a searched sacrifice cuts in 9% of the searches, so a lazy play-out (only
-//! when the first sacrifice did not cut) has little to save. No enhanced transposition
-//! cutoffs below U undrawn edges (3x4 nodes: U = 10 +0.05%, 14 +4%, 18 +54%), no play-outs
-//! below U (14: +7%, 18: +46%), or prefetching only the first P safe children (P = 2 +61%,
-//! 4 +24%, 8 +3%): no time gain that load 10-11 let show (3x4, 2^26 entries, 3 runs each).
-//! 8-entry buckets filling a cache line, least work replaced or 6 entries kept by work and
-//! 2 taking what they evict: 3x4 with 2^18 entries 2.89M nodes (4-entry buckets 2.55M),
-//! with 2^19 and 2^20 entries 1.5% and 3% fewer; not pursued.
-//!
-//! Measured (`quartet bench dots`, one thread, 2026-12-01, a 2-core machine at load 3-4):
-//! 3x4 3.55M nodes, 1.0 s CPU (5.66M, 1.6 s before the prefetching cutoffs); 4x4 value 0:
-//! 446M nodes, 181 s CPU (272 s wall at load 5) with the default 2^26 entries (512 MB);
-//! 402M, 178 s CPU with `--tt-bits 27` (before the cheap child keys). Before all this:
-//! 1.31G nodes, 522 s with 2^25 16-byte entries.
-//! 2026-12-02, with the loony-offer shortcut, the sacrifice bounds and parity rounding, at
-//! load 8-9 (so CPU seconds are inflated by the shared cores): 3x4 2.39M nodes; 3x5 value
-//! -1: 331M nodes, 140 s CPU (564M, 173 s before); 4x4: 249M nodes, 125 s CPU (446M before).
-//! 2026-12-02 (later), with both bounds in each table entry, back to back at load 3-4:
-//! 3x4 1.94M nodes; 3x5 233M nodes, 96.1 s (331M, 128.8 s before); 4x4 191M, 77.3 s (249M,
-//! 92.4 s before).
-//! 2026-12-03, with the sacrifice cutoffs (user CPU seconds, back to back against the
-//! previous binary, load 9-14 on the 2 cores: the CPU seconds are inflated by the memory
-//! traffic of the other jobs): 3x4 1.11M nodes (1.94M before), 0.50-0.55 s (0.54-0.58 s);
-//! 3x5 121M nodes (233M), 88.0 s and 94.5 s (101.3 s and 110.0 s); 4x4 99.2M nodes (191M), 66.9 s and 81.5 s at
-//! load 9 and 13 (84.2 s and 99.9 s). The nodes halve but each costs about 50% more CPU
-//! (the play-outs of every sacrifice at every node that reaches them): the time gains
-//! 13-20%, not the 25% asked for.
-//! On a quiet machine (load 0.3-2, nothing else running) the gain is smaller: 4x4 82.0 s and
-//! 77.8 s (90.3 s and 79.5 s before), 3x5 94.1 s (99.3 s): the halved nodes pay most when
-//! memory is contended.
-//! 2026-12-03 (session 16): 32-byte-aligned buckets (`table.rs`'s `Vec<[u64; 4]>` came
-//! from `mmap` 16 bytes into a page, so every other bucket straddled two cache lines and a
-//! prefetch brought half of it). At load 6-21 no gain could be seen (runs of one binary
-//! spread by up to 23%); on a quiet machine (load 1-2.4, nothing else running, back to back
-//! with the unaligned code) 4x4 72.4 s and 68.6 s against 83.9 s and 78.5 s, 3x5 68.4 s
-//! against 79.3 s: kept. Tried and reverted: the play-out keys derived from the node's images
-//! (same keys, no gain shown at load 7-13: 3x5 95.3, 89.4 s, 4x4 92.2, 82.2 s against
-//! 96.8, 85.0 and 73.9, 84.8 s). docs/dots-split.md has the table.
-//! 2026-12-03 (session 17), same nodes (3x4 1,108,200, 3x5 120,613,834, 4x4 99,196,905):
-//! the play-out keys again (3x5 86.0, 86.7 s against main's 86.3, 88.9 s at load 3: kept,
-//! no loss), and the search compiled a second time with popcnt and BMI (`search_fast`; the
-//! default build targets baseline x86-64, where a u128 popcount is some thirty
-//! instructions): 4x4 63.2, 54.7, 69.7, 72.7 s against main's 63.4, 66.3, 91.1, 83.1 s in
-//! pairs back to back (load 2-5), 3x5 63.2, 66.0, 87.0 s against 65.8, 64.1, 87.4 s (no
-//! gain: 4x4 computes eight images per key, 3x5 four). Tried and dropped:
-//! a near table for positions with at most U undrawn edges (3x5 nodes: U 16 in 2^20 entries
-//! +9%, U 18 in 2^20 +79%, U 18 in 2^22 +14%, no time gain; the quiet nodes peak at 21
-//! undrawn of 38, and only 8% of them have 16 or fewer); `--tt-bits 27` (3x5 105M nodes,
-//! 4x4 91.6M, but each node costs more: 4x4 72.8, 65.7 s against 59.1, 74.1 s).
-//! 2026-12-04 (session 22): children get their symmetry images from the parent (same
-//! nodes, 6-10% less time), 2^27 entries became the default (alone on a quiet host each
-//! node no longer cost more), and MTD(f) starts from -1 on odd boards (3x5 97.8M nodes):
-//! 4x4 median 56.0 s, 3x5 58.4 s. Dropped: no ETC below 10-14 undrawn edges, ordering safe
-//! children by their stored bounds (3x4 +0.1% to +49% nodes). docs/dots-split.md has it all.
+//! offer's floor (`>= 0`, `>= 1` with an odd number of boxes left) decide the move. The
+//! solver stays memory-latency bound; moves are ordered centre-out, which every other
+//! order tried lost to. Measurements and what was tried: docs/experiments/dots.md.
 use super::chains::{loony_value, LoonyMemo, LOOP};
 use super::geometry::{Geometry, GROUND};
 use super::symmetry::Symmetries;
@@ -1127,8 +1061,7 @@ impl Solver {
         let (mut lower, mut upper) = (-rem, rem);
         // The first guess: 0, or -1 when an odd number of boxes is left (exact values have
         // that parity, and 0 would first ask whether the value is at least +1). Rounding
-        // down searched fewer nodes on every odd board tried (3x5: 97.8 M against 104.9 M,
-        // 3x3: 27.6 K against 33.1 K, 1x3 to 1x7, 3x1, 5x1; docs/dots-split.md).
+        // down searched fewer nodes on every odd board tried (docs/experiments/dots.md).
         let mut g = -(rem & 1);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };

@@ -376,7 +376,8 @@ pub fn solve_task_with(
 
 /// The table size `bench dots` uses for a board: edges - 9, within 16..=27 (1 GB), and
 /// no more than a quarter of the machine's memory. 2^27 entries beat 2^26 on 3x5 and 4x4
-/// (fewer nodes, and the same cost a node on this 2 MB-page table: docs/dots-split.md).
+/// (fewer nodes, and the same cost a node on this 2 MB-page table:
+/// docs/experiments/dots.md).
 pub fn default_tt_bits(geo: &Geometry) -> u32 {
     let quarter_mib = crate::memory::physical_mib().map_or(u64::MAX, |m| m / 4);
     let mut bits = (geo.n_edges() as u32).saturating_sub(9).clamp(16, 27);

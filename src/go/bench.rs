@@ -62,7 +62,7 @@ pub fn search_rate(size: usize, duration: Duration, threads: usize, seed: u64) -
     let mut tree = Tree::new(&empty, 7.5, &[], seed);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
-    let cpu_start = cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID);
+    let cpu_start = process_cpu_seconds();
     let limits = Limits {
         playouts: None,
         deadline: Some(start + duration),
@@ -72,25 +72,17 @@ pub fn search_rate(size: usize, duration: Duration, threads: usize, seed: u64) -
     SearchRate {
         simulations,
         seconds: start.elapsed().as_secs_f64(),
-        cpu_seconds: cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID) - cpu_start,
+        cpu_seconds: process_cpu_seconds() - cpu_start,
         nodes: tree.node_count(),
     }
 }
 
-/// CPU seconds used by the calling thread.
+/// CPU seconds of the calling thread (0 where the clock is unavailable).
 fn thread_cpu_seconds() -> f64 {
-    cpu_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
+    crate::cpu_time::thread_seconds().unwrap_or(0.0)
 }
 
-fn cpu_seconds(clock: libc::clockid_t) -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the timespec we pass.
-    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
-    if rc != 0 {
-        return 0.0;
-    }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+/// CPU seconds of the whole process (0 where the clock is unavailable).
+fn process_cpu_seconds() -> f64 {
+    crate::cpu_time::process_seconds().unwrap_or(0.0)
 }

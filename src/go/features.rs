@@ -3,7 +3,7 @@
 //! group (its 3x3 shape, a capture, an extension from atari, ...), every feature has a
 //! strength gamma, and a move's strength is the product of its features' gammas, so its
 //! probability of being played is its strength over the sum of all candidates'.
-//! The gammas are fitted by `quartet bench go-mm` (see `mm.rs`) and stored as text
+//! The gammas are fitted by `quartet train go mm` (see `mm.rs`) and stored as text
 //! (`data/go/mm-v1.txt`; `mm-v2.txt` adds the 12-point diamonds of `diamond.rs`; `mm-v3.txt`
 //! is the same model fitted to Pachi's games; all parsed by [`Gammas::parse`]).
 use std::sync::OnceLock;

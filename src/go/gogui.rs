@@ -5,6 +5,11 @@
 //!
 //! Each command first searches the current position for [`GFX_SEARCH`] (the tree is
 //! kept, so asking again refines the picture), bounded like every search by `# interrupt`.
+//!
+//! GoGui clips a `LABEL` to the width of its point (boardpainter/Field.java: a font about
+//! half the point's size, the text cut at 95% of it), so about three characters show on
+//! a 19x19 board: labels hold the win rate in whole percent (as Pachi's "Best Winrates"),
+//! and the `TEXT` status line carries the rest.
 use std::time::Duration;
 
 use super::analysis::snapshot;
@@ -21,7 +26,7 @@ const GFX_SEARCH: Duration = Duration::from_millis(1000);
 
 /// The `gogui-analyze_commands` answer: `type/label/command` per line.
 pub const ANALYZE_COMMANDS: &str = "gfx/Ownership/quartet-ownership\n\
-gfx/Best moves/quartet-best_moves\n\
+gfx/Best moves (win %)/quartet-best_moves\n\
 gfx/Principal variation/quartet-pv\n\
 sboard/Dead stones/quartet-dead_stones\n\
 string/Win rate/quartet-winrate\n\
@@ -59,8 +64,14 @@ pub fn ownership(e: &mut GoEngine, args: &[String]) -> Reply {
     Ok(s)
 }
 
-/// The five most visited moves labelled `win%` and visits on two labels' worth of text
-/// (labels cannot hold spaces): `58%/120`.
+/// A move's label on GoGui's board: its win rate in whole percent, `0` to `100` (three
+/// characters at most, which GoGui shows whole).
+pub fn winrate_label(winrate: f64) -> String {
+    format!("{:.0}", 100.0 * winrate.clamp(0.0, 1.0))
+}
+
+/// The five most visited moves labelled with their win rates ([`winrate_label`]); their
+/// win rates and visits in full on the `TEXT` line.
 pub fn best_moves(e: &mut GoEngine, args: &[String]) -> Reply {
     no_args(args)?;
     let (snap, color) = search(e, false);
@@ -68,7 +79,7 @@ pub fn best_moves(e: &mut GoEngine, args: &[String]) -> Reply {
     let mut text = format!("TEXT {color} to move:");
     for m in snap.moves.iter().filter(|m| m.visits > 0).take(5) {
         if m.mv != "pass" {
-            label.push_str(&format!(" {} {:.0}%/{}", m.mv, 100.0 * m.winrate, m.visits));
+            label.push_str(&format!(" {} {}", m.mv, winrate_label(m.winrate)));
         }
         text.push_str(&format!(
             " {} {:.1}% ({} visits)",
@@ -136,4 +147,23 @@ pub fn winrate(e: &mut GoEngine, args: &[String]) -> Reply {
         "{color} win rate {:.3} ({visits} playouts), best {}, score {leader}+{margin:.1}",
         best.winrate, best.mv
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::winrate_label;
+
+    #[test]
+    fn win_rate_labels_are_whole_percents_of_at_most_three_characters() {
+        assert_eq!(winrate_label(0.5), "50");
+        assert_eq!(winrate_label(0.587), "59");
+        assert_eq!(winrate_label(0.996), "100");
+        assert_eq!(winrate_label(0.004), "0");
+        assert_eq!(winrate_label(1.0), "100");
+        for i in 0..=1000 {
+            let label = winrate_label(i as f64 / 1000.0);
+            let n: u32 = label.parse().unwrap();
+            assert!(n <= 100 && label.len() <= 3, "{label}");
+        }
+    }
 }

@@ -12,6 +12,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use super::gogui::winrate_label;
 use super::gtp::GoEngine;
 use crate::color::Color;
 use crate::protocol::analysis::Snapshot;
@@ -22,7 +23,8 @@ pub const GFX_EVERY: Duration = Duration::from_millis(500);
 const LABELLED: usize = 5;
 
 /// One set of draw commands for `color` to move: the best move's principal variation as
-/// `VAR`, the most visited moves labelled with their visits, and a status line.
+/// `VAR`, the most visited moves labelled with their win rates (as `quartet-best_moves`
+/// does: see [`winrate_label`]), and a status line with win rates and visits.
 pub fn draw_commands(snap: &Snapshot, color: Color) -> String {
     let mut var = String::from("VAR");
     let mut label = String::from("LABEL");
@@ -38,7 +40,7 @@ pub fn draw_commands(snap: &Snapshot, color: Color) -> String {
     }
     for m in visited.take(LABELLED) {
         if m.mv != "pass" {
-            label.push_str(&format!(" {} {}", m.mv, m.visits));
+            label.push_str(&format!(" {} {}", m.mv, winrate_label(m.winrate)));
         }
         text.push_str(&format!(
             " {} {:.1}% ({} visits)",
@@ -47,7 +49,7 @@ pub fn draw_commands(snap: &Snapshot, color: Color) -> String {
             m.visits
         ));
     }
-    // The labels after the variation: the best move shows its visits, not "1".
+    // The labels after the variation: the best move shows its win rate, not "1".
     let mut s = String::from("gogui-gfx:\n");
     for line in [var, label, text] {
         if line.contains(' ') {
@@ -115,7 +117,7 @@ mod tests {
         };
         assert_eq!(
             draw_commands(&snap, Color::White),
-            "gogui-gfx:\nVAR w E5 b C3 w G7\nLABEL E5 120\n\
+            "gogui-gfx:\nVAR w E5 b C3 w G7\nLABEL E5 50\n\
              TEXT white to move: E5 50.0% (120 visits) pass 50.0% (3 visits)\n\n"
         );
         // Nothing searched yet: only the status line, still a complete set.

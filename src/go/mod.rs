@@ -14,6 +14,7 @@ pub mod lgrf;
 pub mod live_gfx;
 pub mod mcts;
 pub mod mm;
+pub mod mm_train;
 pub mod patterns;
 pub mod player;
 pub mod playout;

@@ -1,23 +1,18 @@
-//! SGF (FF[4], GM[1]) for Go: writing finished games and reading the main line of a file.
+//! SGF (FF[4], GM[1]) for Go: writing finished games and reading the main line of a file,
+//! through the game-neutral reader and writer of [`crate::record::sgf`].
 //!
 //! Coordinates are `(col, row)` with row 0 at the *bottom*, as in GTP and
 //! [`crate::protocol::coords`]. SGF counts rows from the top, so the row letter is
-//! `size - 1 - row`. The reader is tolerant (whitespace anywhere, old-style lower-case
-//! property names, variations, `tt` as pass) but never guesses a position: anything it cannot
-//! place on the board is a typed [`SgfError`], and no input can make it panic.
+//! `size - 1 - row`.
 use crate::color::Color;
 use crate::go::board::{valid_size, Move, Point};
 use crate::go::game::Game;
-use std::fmt;
+use crate::record::sgf::{bad, SgfPoint, SgfRecord};
+
+pub use crate::record::sgf::{SgfError, MAX_SGF_SIZE};
 
 /// A point as 0-based (column, row), row 0 at the bottom.
 pub type ColRow = (usize, usize);
-
-/// SGF point letters: `a..z` then `A..Z`, so boards up to 52.
-const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-/// Largest board an SGF point can name.
-pub const MAX_SGF_SIZE: usize = LETTERS.len();
 
 /// One Go game as plain data: what `loadsgf` needs and what a match writes.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,378 +111,78 @@ impl SgfGame {
         Ok(game)
     }
 
+    /// The game-neutral record: rows flipped to count from the top, game info in the order
+    /// `KM RU PB PW DT RE HA`.
+    pub fn to_record(&self) -> SgfRecord {
+        let mut rec = SgfRecord::new(1, self.size);
+        rec.set_info("KM", self.komi.to_string());
+        rec.set_info("RU", self.rules.as_deref().unwrap_or("Chinese"));
+        let optional = [
+            ("PB", &self.black_name),
+            ("PW", &self.white_name),
+            ("DT", &self.date),
+            ("RE", &self.result),
+        ];
+        for (id, value) in optional {
+            if let Some(v) = value {
+                rec.set_info(id, v.as_str());
+            }
+        }
+        if self.handicap > 0 {
+            rec.set_info("HA", self.handicap.to_string());
+        }
+        rec.setup = self.setup.iter().map(|&(c, p)| (c, self.flip(p))).collect();
+        rec.moves = self
+            .moves
+            .iter()
+            .map(|&(c, m)| (c, m.map(|p| self.flip(p))))
+            .collect();
+        rec
+    }
+
     /// The FF[4] text: root properties on the first line, handicap setup on the second,
     /// then ten moves a line. Passes are written `[]` (the FF[4] form, never `tt`).
     pub fn to_sgf(&self) -> String {
-        let mut s = String::with_capacity(64 + self.moves.len() * 7);
-        s.push_str("(;FF[4]GM[1]CA[UTF-8]AP[quartet:");
-        s.push_str(env!("CARGO_PKG_VERSION"));
-        s.push(']');
-        s.push_str(&format!("SZ[{}]KM[{}]", self.size, self.komi));
-        push_text(
-            &mut s,
-            "RU",
-            Some(self.rules.as_deref().unwrap_or("Chinese")),
-        );
-        push_text(&mut s, "PB", self.black_name.as_deref());
-        push_text(&mut s, "PW", self.white_name.as_deref());
-        push_text(&mut s, "DT", self.date.as_deref());
-        push_text(&mut s, "RE", self.result.as_deref());
-        if self.handicap > 0 {
-            s.push_str(&format!("HA[{}]", self.handicap));
-        }
-        for color in [Color::Black, Color::White] {
-            let stones: Vec<ColRow> = self
-                .setup
-                .iter()
-                .filter(|(c, _)| *c == color)
-                .map(|&(_, p)| p)
-                .collect();
-            if !stones.is_empty() {
-                s.push_str(if color == Color::Black {
-                    "\nAB"
-                } else {
-                    "\nAW"
-                });
-                for p in stones {
-                    s.push('[');
-                    s.push_str(&self.point_text(p));
-                    s.push(']');
-                }
-            }
-        }
-        for (i, &(color, mv)) in self.moves.iter().enumerate() {
-            if i % 10 == 0 {
-                s.push('\n');
-            }
-            s.push(';');
-            s.push(color.letter());
-            s.push('[');
-            if let Some(p) = mv {
-                s.push_str(&self.point_text(p));
-            }
-            s.push(']');
-        }
-        s.push_str(")\n");
-        s
+        self.to_record().to_sgf()
     }
 
-    fn point_text(&self, (col, row): ColRow) -> String {
-        let letter = |i: usize| LETTERS.get(i).map_or('?', |&b| b as char);
-        let flipped = self.size.wrapping_sub(1).wrapping_sub(row);
-        format!("{}{}", letter(col), letter(flipped))
+    /// Between GTP rows (from the bottom) and SGF rows (from the top): its own inverse.
+    fn flip(&self, (col, row): ColRow) -> SgfPoint {
+        (col, self.size.wrapping_sub(1).wrapping_sub(row))
+    }
+
+    /// The Go game of a game-neutral record; `GM` must be 1 (or absent).
+    pub fn from_record(rec: &SgfRecord) -> Result<SgfGame, SgfError> {
+        if rec.game != 1 {
+            return Err(SgfError::Unsupported(format!("GM[{}] is not Go", rec.game)));
+        }
+        let mut game = SgfGame::new(rec.size, 0.0);
+        if let Some(v) = rec.info("KM") {
+            game.komi = v.trim().parse().map_err(|_| bad("KM", v.trim()))?;
+        }
+        if let Some(v) = rec.info("HA") {
+            game.handicap = v.trim().parse().map_err(|_| bad("HA", v.trim()))?;
+        }
+        let text = |id: &str| rec.info(id).map(str::to_string);
+        game.black_name = text("PB");
+        game.white_name = text("PW");
+        game.date = text("DT");
+        game.result = text("RE");
+        game.rules = text("RU");
+        game.setup = rec.setup.iter().map(|&(c, p)| (c, game.flip(p))).collect();
+        game.moves = rec
+            .moves
+            .iter()
+            .map(|&(c, m)| (c, m.map(|p| game.flip(p))))
+            .collect();
+        Ok(game)
     }
 }
 
-/// Writes `ID[value]` with `]` and `\` escaped; nothing when `value` is `None`.
-fn push_text(s: &mut String, id: &str, value: Option<&str>) {
-    if let Some(v) = value {
-        s.push_str(id);
-        s.push('[');
-        for ch in v.chars() {
-            if ch == ']' || ch == '\\' {
-                s.push('\\');
-            }
-            s.push(ch);
-        }
-        s.push(']');
-    }
-}
-
-/// Why a file could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SgfError {
-    /// No `(` starting a game tree.
-    NoGameTree,
-    /// The text ends inside a value or before the first game tree is closed.
-    Truncated,
-    /// A character that has no place in SGF at byte `offset`.
-    Syntax { offset: usize, found: char },
-    /// A property whose value cannot be used (`SZ[abc]`, a point off the board...).
-    BadValue { property: String, value: String },
-    /// Valid SGF this reader does not handle (`GM[2]`, rectangular boards, setup after moves).
-    Unsupported(String),
-    /// Replaying the record hit an illegal move (1-based move number).
-    IllegalMove { number: usize },
-}
-
-impl fmt::Display for SgfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SgfError::NoGameTree => f.write_str("no SGF game tree"),
-            SgfError::Truncated => f.write_str("truncated SGF"),
-            SgfError::Syntax { offset, found } => {
-                write!(f, "SGF syntax error at byte {offset}: unexpected {found:?}")
-            }
-            SgfError::BadValue { property, value } => {
-                write!(f, "bad SGF value {property}[{value}]")
-            }
-            SgfError::Unsupported(what) => write!(f, "unsupported SGF: {what}"),
-            SgfError::IllegalMove { number } => write!(f, "illegal move number {number} in SGF"),
-        }
-    }
-}
-
-impl std::error::Error for SgfError {}
-
-/// Reads the main line (the first variation at every branch) of the first game tree.
+/// Reads the main line (the first variation at every branch) of the first game tree, which
+/// must be Go.
 pub fn parse_sgf(text: &str) -> Result<SgfGame, SgfError> {
-    let nodes = main_line(text)?;
-    interpret(&nodes)
-}
-
-type Property = (String, Vec<String>);
-
-/// Splits the first game tree into the nodes of its main line, without recursion (deeply
-/// nested variations cannot overflow the stack). A tree is on the main line when its parent
-/// is and it is the parent's first child tree.
-fn main_line(text: &str) -> Result<Vec<Vec<Property>>, SgfError> {
-    let bytes = text.as_bytes();
-    let start = text.find('(').ok_or(SgfError::NoGameTree)?;
-    let mut i = start;
-    // For each open tree: is it on the main line, and how many child trees has it opened.
-    let mut stack: Vec<(bool, usize)> = Vec::new();
-    let mut nodes: Vec<Vec<Property>> = Vec::new();
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'(' => {
-                let on_main = match stack.last_mut() {
-                    None => true,
-                    Some((parent_main, children)) => {
-                        *children += 1;
-                        *parent_main && *children == 1
-                    }
-                };
-                stack.push((on_main, 0));
-                i += 1;
-            }
-            b')' => {
-                stack.pop();
-                if stack.is_empty() {
-                    return Ok(nodes);
-                }
-                i += 1;
-            }
-            b';' => {
-                let (on_main, children) = *stack.last().ok_or(SgfError::Truncated)?;
-                i += 1;
-                let (props, next) = read_properties(text, i)?;
-                // Nodes after a child tree are malformed; tolerate them by ignoring.
-                if on_main && children == 0 {
-                    nodes.push(props);
-                }
-                i = next;
-            }
-            _ if b.is_ascii_whitespace() => i += 1,
-            _ => {
-                let found = char_at(text, i);
-                return Err(SgfError::Syntax { offset: i, found });
-            }
-        }
-    }
-    Err(SgfError::Truncated)
-}
-
-/// Reads the properties of one node starting at byte `i`; returns them and the offset of the
-/// first byte after the node.
-fn read_properties(text: &str, mut i: usize) -> Result<(Vec<Property>, usize), SgfError> {
-    let bytes = text.as_bytes();
-    let mut props = Vec::new();
-    loop {
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i >= bytes.len() {
-            return Err(SgfError::Truncated);
-        }
-        if !bytes[i].is_ascii_alphabetic() {
-            return Ok((props, i));
-        }
-        // FF[3] allowed lower-case letters in names (`AddBlack`); only capitals count.
-        let mut id = String::new();
-        while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
-            if bytes[i].is_ascii_uppercase() {
-                id.push(bytes[i] as char);
-            }
-            i += 1;
-        }
-        let mut values = Vec::new();
-        loop {
-            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if i >= bytes.len() {
-                return Err(SgfError::Truncated);
-            }
-            if bytes[i] != b'[' {
-                break;
-            }
-            let (value, next) = read_value(text, i + 1)?;
-            values.push(value);
-            i = next;
-        }
-        if values.is_empty() {
-            let found = char_at(text, i);
-            return Err(SgfError::Syntax { offset: i, found });
-        }
-        props.push((id, values));
-    }
-}
-
-/// Reads a value body after `[` up to the unescaped `]`; `\x` stands for `x`.
-fn read_value(text: &str, mut i: usize) -> Result<(String, usize), SgfError> {
-    let bytes = text.as_bytes();
-    let mut value = Vec::new();
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => {
-                let escaped = *bytes.get(i + 1).ok_or(SgfError::Truncated)?;
-                // A soft line break (`\` + newline) disappears.
-                if escaped != b'\n' && escaped != b'\r' {
-                    value.push(escaped);
-                }
-                i += 2;
-            }
-            b']' => return Ok((String::from_utf8_lossy(&value).into_owned(), i + 1)),
-            b => {
-                value.push(b);
-                i += 1;
-            }
-        }
-    }
-    Err(SgfError::Truncated)
-}
-
-/// The character at byte `offset`, for error messages; never panics on a non-boundary.
-fn char_at(text: &str, offset: usize) -> char {
-    text.get(offset..)
-        .and_then(|s| s.chars().next())
-        .unwrap_or('?')
-}
-
-fn bad(property: &str, value: &str) -> SgfError {
-    SgfError::BadValue {
-        property: property.to_string(),
-        value: value.to_string(),
-    }
-}
-
-/// Turns the main-line nodes into an [`SgfGame`]. Root properties may appear in any node
-/// before the first move (some editors split the root); setup after a move is unsupported.
-fn interpret(nodes: &[Vec<Property>]) -> Result<SgfGame, SgfError> {
-    let mut rec = SgfGame::new(19, 0.0);
-    // SZ decides how points read, so it is found before anything else.
-    for (id, values) in nodes.iter().flatten() {
-        if id == "SZ" {
-            rec.size = parse_size(&values[0])?;
-            break;
-        }
-    }
-    for node in nodes {
-        for (id, values) in node {
-            let first = values[0].trim();
-            match id.as_str() {
-                "GM" if first != "1" => {
-                    return Err(SgfError::Unsupported(format!("GM[{first}] is not Go")))
-                }
-                "KM" => rec.komi = first.parse().map_err(|_| bad(id, first))?,
-                "HA" => rec.handicap = first.parse().map_err(|_| bad(id, first))?,
-                "PB" => rec.black_name = Some(values[0].clone()),
-                "PW" => rec.white_name = Some(values[0].clone()),
-                "DT" => rec.date = Some(values[0].clone()),
-                "RE" => rec.result = Some(values[0].clone()),
-                "RU" => rec.rules = Some(values[0].clone()),
-                "AB" | "AW" | "AE" => {
-                    if !rec.moves.is_empty() {
-                        return Err(SgfError::Unsupported(format!("{id} after the first move")));
-                    }
-                    for v in values {
-                        for p in point_list(v, rec.size, id)? {
-                            rec.setup.retain(|&(_, q)| q != p);
-                            match id.as_str() {
-                                "AB" => rec.setup.push((Color::Black, p)),
-                                "AW" => rec.setup.push((Color::White, p)),
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-                "B" | "W" => {
-                    let color = if id == "B" {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let mv = move_point(first, rec.size).ok_or_else(|| bad(id, first))?;
-                    rec.moves.push((color, mv));
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(rec)
-}
-
-/// `SZ[n]`, or `SZ[n:n]`; rectangular boards are not Go as quartet plays it.
-fn parse_size(v: &str) -> Result<usize, SgfError> {
-    let v = v.trim();
-    let (a, b) = v.split_once(':').unwrap_or((v, v));
-    let (a, b): (usize, usize) = (
-        a.trim().parse().map_err(|_| bad("SZ", v))?,
-        b.trim().parse().map_err(|_| bad("SZ", v))?,
-    );
-    if a != b {
-        return Err(SgfError::Unsupported(format!("rectangular board SZ[{v}]")));
-    }
-    if a == 0 || a > MAX_SGF_SIZE {
-        return Err(bad("SZ", v));
-    }
-    Ok(a)
-}
-
-fn letter_index(b: u8) -> Option<usize> {
-    LETTERS.iter().position(|&l| l == b)
-}
-
-/// One on-board point from two letters.
-fn point(v: &str, size: usize) -> Option<ColRow> {
-    let b = v.as_bytes();
-    if b.len() != 2 {
-        return None;
-    }
-    let (col, top_row) = (letter_index(b[0])?, letter_index(b[1])?);
-    if col >= size || top_row >= size {
-        return None;
-    }
-    Some((col, size - 1 - top_row))
-}
-
-/// A move value: empty or (on boards up to 19) `tt` is a pass.
-fn move_point(v: &str, size: usize) -> Option<Option<ColRow>> {
-    if v.is_empty() || (v == "tt" && size <= 19) {
-        return Some(None);
-    }
-    point(v, size).map(Some)
-}
-
-/// A point or an FF[4] compressed rectangle `aa:cc`.
-fn point_list(v: &str, size: usize, id: &str) -> Result<Vec<ColRow>, SgfError> {
-    let v = v.trim();
-    let Some((a, b)) = v.split_once(':') else {
-        return point(v, size).map(|p| vec![p]).ok_or_else(|| bad(id, v));
-    };
-    let (p, q) = (
-        point(a, size).ok_or_else(|| bad(id, v))?,
-        point(b, size).ok_or_else(|| bad(id, v))?,
-    );
-    let mut out = Vec::new();
-    for col in p.0.min(q.0)..=p.0.max(q.0) {
-        for row in p.1.min(q.1)..=p.1.max(q.1) {
-            out.push((col, row));
-        }
-    }
-    Ok(out)
+    SgfGame::from_record(&SgfRecord::parse(text)?)
 }
 
 #[cfg(test)]

@@ -84,14 +84,12 @@ pub struct Dfpn {
     horizon: usize,
     attacker: Color,
     /// Whether an OR node checks each candidate for a threat when it is expanded (else the
-    /// AND node below does, when it is first searched). Eager, the 69 positions of
-    /// examples/gomoku_dfpn.rs (2 M-node cap) had 57 proofs for 30.6 M threat nodes; lazy,
-    /// 64 for 17.9 M (both with `rank_div` 4).
+    /// AND node below does, when it is first searched). Lazy proved more of the positions
+    /// of examples/gomoku_dfpn.rs with fewer nodes (docs/experiments/gomoku.md).
     pub eager: bool,
     /// Children's initial numbers grow by one every this many places in the move order
-    /// (point score, best first). Proofs of the 69 positions with 1: 68 (13.3 M nodes), 2:
-    /// 68 (16.3 M), 3: 65, 4: 64, uniform numbers: 63 (19.9 M); the iterative deepening
-    /// proves 68 with 9.6 M.
+    /// (point score, best first); 1 proved as many positions of examples/gomoku_dfpn.rs as
+    /// any value tried, with the fewest nodes (docs/experiments/gomoku.md).
     pub rank_div: u32,
     /// Node expansions (re-expansions included).
     pub expansions: u64,
@@ -634,9 +632,8 @@ impl Dfpn {
     }
 }
 
-/// The 1+epsilon threshold over a runner-up's number. With epsilon = 1 the 69 positions
-/// of examples/gomoku_dfpn.rs took 12.1 M threat nodes, with 1/2 13.4 M, 1/4 13.3 M and
-/// none 15.0 M (2 M-node cap each).
+/// The 1+epsilon threshold over a runner-up's number, epsilon = 1: the fewest threat
+/// nodes on examples/gomoku_dfpn.rs of the values tried (docs/experiments/gomoku.md).
 fn grow(n: u32) -> u32 {
     (n.saturating_mul(2) + 1).min(INF)
 }

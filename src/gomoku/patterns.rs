@@ -7,12 +7,10 @@
 //! incrementally (see `Board::pattern`): a stone changes the key of only the 8 cells
 //! `p +- k*dir` (k = 1..=4) of each direction, so a move costs 32 key updates and lookups.
 //!
-//! Cost, measured with `quartet bench gomoku nps --seconds 5` (plain alpha-beta, which reads
-//! none of this): about 20-27% fewer nodes per second than without the upkeep, on a shared,
-//! loaded machine; in the threat search, which places and takes back far more stones per
-//! node, half its node rate (so the full engine pauses the upkeep there:
-//! `Board::pause_patterns`). Tried and dropped: a 64 KB table over raw 2-bit cells (L2
-//! misses), one base-3 key per colour (two lookups per cell), branch-free count updates.
+//! The upkeep costs the plain alpha-beta (which reads none of this) about a fifth of its
+//! node rate, and the threat search, which places and takes back far more stones per
+//! node, half of it, so the full engine pauses the upkeep there (`Board::pause_patterns`).
+//! Measurements and the table layouts tried: docs/experiments/gomoku.md.
 //!
 //! The patterns follow the freestyle rule (five *or more* in a row) under every rule: they
 //! are a heuristic for evaluation and move ordering. Standard and renju keep their exact win

@@ -64,11 +64,10 @@ const DEFENCE_TRIES: usize = 40;
 /// moves long.
 const DEFENCE_VCT_DEPTH: u32 = 6;
 /// From this VCT depth on, the root defence looks only for threats made in a window that
-/// already holds two of the attacker's stones (`Threats::threat_stones`), not one: on
-/// White's first move of 22 lost games (12 candidates each, depth 6, 2 M-node cap that no
-/// check reached; examples/gomoku_threat_bench.rs on scripts/gomoku_defence_positions.txt)
-/// that search refuted 180 moves where the general one refuted 185, with 2.5 times fewer
-/// nodes, so the passes that decide reach further.
+/// already holds two of the attacker's stones (`Threats::threat_stones`), not one: on the
+/// lost positions of scripts/gomoku_defence_positions.txt it refuted nearly as many moves
+/// with 2.5 times fewer nodes, so the passes that decide reach further
+/// (docs/experiments/gomoku.md).
 const DEFENCE_NARROW_FROM: u32 = 3;
 
 fn defence_threat_stones(depth: u32) -> u8 {
@@ -113,21 +112,18 @@ impl Defence {
 
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
-    /// Candidate moves searched per node (the paper's width). Against the paper
-    /// configuration at 1 s per move: from 9 openings it had lost as White (6 runs of 18
-    /// games), 10 won 28 of 54 games as White where 8 won 18; over 120 random-opening games
-    /// (seeds 7, 11, 13) both scored 95.5, so the difference is within the noise.
+    /// Candidate moves searched per node (the paper's width). 10 rather than 8: it won
+    /// more of the openings 8 had lost as White against the paper configuration, and as
+    /// many over random ones (docs/experiments/gomoku.md).
     pub width: usize,
     /// Deepest iteration.
     pub max_depth: u32,
     /// VCF/VCT and VCF defence at the root.
     pub threats: bool,
     /// Line patterns (open threes, four-threes, double threes) in the evaluation and the
-    /// move order, on top of the paper's window sums, weighed by `eval`. With the classic
-    /// weights, against the paper configuration at 1 s per move it won 414 of 480 games (12
-    /// seeds of scripts/gomoku_vs_paper.sh) where the window sums alone won 405.5: a small
-    /// gain, under one standard deviation, bought with about 30% of the alpha-beta's node
-    /// rate (the pattern upkeep and reading; leaves are valued by
+    /// move order, on top of the paper's window sums, weighed by `eval`: a small gain
+    /// against the paper configuration for about 30% of the alpha-beta's node rate, the
+    /// pattern upkeep and reading (docs/experiments/gomoku.md; leaves are valued by
     /// `Board::peek` and `Board::peek_counts` either way).
     pub patterns: bool,
     /// Transposition table size in MiB.
@@ -151,8 +147,8 @@ impl Default for SearchConfig {
             patterns: true,
             tt_mb: 64,
             eval: ClassWeights::default(),
-            // Off: at 0.5 s per move against the iterative deepening neither gained (see
-            // `--dfpn` in README.md and the note of branch gomoku21).
+            // Off: at 0.5 s per move against the iterative deepening neither gained
+            // (docs/experiments/gomoku.md).
             dfpn_attack: false,
             dfpn_defence: false,
         }

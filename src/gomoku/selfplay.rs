@@ -1,4 +1,4 @@
-//! `quartet bench gomoku selfplay`: games of the engine against itself at a fixed depth from
+//! `quartet train gomoku selfplay`: games of the engine against itself at a fixed depth from
 //! random openings, the training data of the learnt evaluation (`train.rs`).
 //!
 //! The file (binary, little-endian): the header `QGSP`, a version byte (1), the board size

@@ -1,4 +1,4 @@
-//! `quartet bench gomoku train`: fits the [`ClassWeights`] of the line-pattern evaluation to
+//! `quartet train gomoku fit`: fits the [`ClassWeights`] of the line-pattern evaluation to
 //! self-play positions (`selfplay.rs`) by logistic regression ("Texel" tuning).
 //!
 //! The model, for the side to move: P(win) = sigmoid(a * paper + sum_k (m_k * mover_k -
@@ -23,6 +23,8 @@ use super::patterns::{Pattern4, PatternCounts, N_CLASSES, N_LINE_CATS};
 use super::selfplay::GameRecord;
 use super::weights::{ClassWeights, MAX_WEIGHT};
 use crate::color::Color;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// Classes fitted for the mover: Flex2x2 ..= Block4Flex3 (an own Flex4 is ruled won).
 const MOVER_K: std::ops::RangeInclusive<usize> = 1..=8;
@@ -397,6 +399,58 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64, lines: bool) -> Result<Fi
         w[w.len() - 1] / a
     ));
     Ok(Fitted { weights, report })
+}
+
+/// What `fit_files` fits, on what.
+#[derive(Clone, Debug)]
+pub struct FitFiles {
+    /// Files written by `quartet train gomoku selfplay`.
+    pub positions: Vec<PathBuf>,
+    /// Share of the game result in the target (the rest: the search score).
+    pub lambda: f64,
+    /// L2 penalty on the standardised weights.
+    pub l2: f64,
+    /// Every `holdout`-th game is held out of the fit and measured (at least 2).
+    pub holdout: usize,
+    /// Whether the written weights include the per-direction line categories.
+    pub lines: bool,
+}
+
+/// Reads the self-play files, fits (`train`), writes the report and the weights file (to
+/// `report` and `out`; the file's comment is the command and the report).
+pub fn fit_files(f: &FitFiles, out: &Path, report: &mut impl Write) -> Result<(), String> {
+    let mut all = Vec::new();
+    let mut games = 0;
+    for p in &f.positions {
+        let data = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let (size, recs) =
+            super::selfplay::read(&data).map_err(|e| format!("{}: {e}", p.display()))?;
+        games += recs.len();
+        all.extend(samples(size, &recs, f.holdout));
+    }
+    eprintln!("train: {games} games, {} positions kept", all.len());
+    let fitted = train(&all, f.lambda, f.l2, f.lines)?;
+    let io = |e: std::io::Error| format!("output: {e}");
+    for l in &fitted.report {
+        writeln!(report, "{l}").map_err(io)?;
+    }
+    let files: Vec<String> = f
+        .positions
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let comment = format!(
+        "quartet train gomoku fit --lambda {} --l2 {} --holdout {}{} on {games} games: {}\n{}",
+        f.lambda,
+        f.l2,
+        f.holdout,
+        if f.lines { "" } else { " --no-lines" },
+        files.join(" "),
+        fitted.report.join("\n")
+    );
+    let text = fitted.weights.to_text(&comment);
+    write!(report, "{text}").map_err(io)?;
+    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))
 }
 
 #[cfg(test)]

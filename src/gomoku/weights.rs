@@ -2,7 +2,7 @@
 //! per [`Pattern4`](super::patterns::Pattern4) class for the side to move and one for the side waiting, and (version
 //! 2) one per line category ([`super::patterns::N_LINE_CATS`], counted per empty cell and
 //! direction) for each side, in units of the window-sum evaluation. Two sets ship: the hand-set, game-fitted `classic` one, and
-//! the `learnt` one in `data/gomoku/eval-v1.txt` (fitted by `quartet bench gomoku train`
+//! the `learnt` one in `data/gomoku/eval-v1.txt` (fitted by `quartet train gomoku fit`
 //! to self-play positions; see `data/gomoku/README.md`). Any other file in the same format
 //! can be loaded with `quartet gomoku --eval FILE`.
 //!
@@ -214,7 +214,7 @@ fn put<const N: usize>(
 }
 
 /// The learnt weights: against the classic ones they won the A/B matches in
-/// `data/gomoku/README.md`.
+/// docs/experiments/gomoku.md.
 impl Default for ClassWeights {
     fn default() -> Self {
         ClassWeights::learnt()

@@ -10,6 +10,7 @@ use crate::color::Color;
 use crate::gomoku::board::{valid_size, Point, Rule};
 use crate::gomoku::game::{Game, Outcome as GameOutcome};
 use crate::protocol::coords::{format_vertex, parse_vertex};
+use crate::record::sgf::SgfRecord;
 
 pub struct GomokuReferee {
     game: Game,
@@ -144,24 +145,25 @@ impl RefereeGame for GomokuReferee {
         self.game.move_count()
     }
 
-    /// An SGF record with `GM[4]` (Gomoku); SGF coordinates count rows from the top.
+    /// An SGF record with `GM[4]` (Gomoku) and the rule as `RU`; SGF counts rows from the
+    /// top.
     fn record(&self, outcome: &Outcome, names: [&str; 2], date: &str) -> String {
         let n = self.game.size();
-        let mut s = format!(
-            "(;GM[4]FF[4]SZ[{n}]PB[{}]PW[{}]DT[{date}]RU[{}]RE[{}]",
-            names[0],
-            names[1],
-            self.game.rule().name(),
-            outcome.result_text()
-        );
-        for (c, p) in self.game.moves() {
-            let (col, row) = self.game.board().col_row(p);
-            let x = (b'a' + col as u8) as char;
-            let y = (b'a' + (n - 1 - row) as u8) as char;
-            s.push_str(&format!(";{}[{x}{y}]", c.letter()));
-        }
-        s.push_str(")\n");
-        s
+        let mut rec = SgfRecord::new(4, n);
+        rec.set_info("PB", names[0]);
+        rec.set_info("PW", names[1]);
+        rec.set_info("DT", date);
+        rec.set_info("RU", self.game.rule().name());
+        rec.set_info("RE", outcome.result_text());
+        rec.moves = self
+            .game
+            .moves()
+            .map(|(c, p)| {
+                let (col, row) = self.game.board().col_row(p);
+                (c, Some((col, n - 1 - row)))
+            })
+            .collect();
+        rec.to_sgf()
     }
 }
 

@@ -2,7 +2,6 @@
 //! (with Go plugged in), scheduling, and statistics. Imported as `quartet::matches`
 //! (`match` is a Rust keyword).
 pub mod dots_referee;
-pub mod elo;
 pub mod go_referee;
 pub mod gomoku_referee;
 pub mod gtp_client;
@@ -11,7 +10,6 @@ pub mod pbrain_bridge;
 pub mod referee;
 pub mod report;
 pub mod results;
-pub mod runner;
 pub mod schedule;
 pub mod stats;
 pub mod tournament;

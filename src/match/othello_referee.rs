@@ -6,9 +6,9 @@ use super::referee::{BadMove, EngineMove, Outcome, RefereeGame};
 use crate::color::Color;
 use crate::othello::bitboard::{nth_square, parse_square, square_name};
 use crate::othello::board::Board;
+use crate::record::sgf::SgfRecord;
 use rand::rngs::SmallRng;
 use rand::Rng;
-use std::fmt::Write;
 
 /// One Othello game being refereed. `None` in a move is a pass (never legal while the side
 /// to move has a move; with the automatic pass rule it never is asked to pass).
@@ -52,12 +52,6 @@ impl OthelloReferee {
 }
 
 /// The SGF point of a square: column then row letter, `aa` top-left like our `a1`.
-fn sgf_point(sq: usize) -> String {
-    let c = (b'a' + (sq % 8) as u8) as char;
-    let r = (b'a' + (sq / 8) as u8) as char;
-    format!("{c}{r}")
-}
-
 impl RefereeGame for OthelloReferee {
     type Move = usize;
 
@@ -136,25 +130,20 @@ impl RefereeGame for OthelloReferee {
         self.moves.len()
     }
 
-    /// SGF FF[4] GM[2]; passes are implicit (two moves of one colour in a row).
+    /// SGF FF[4] GM[2]; passes are implicit (two moves of one colour in a row). A square
+    /// `sq` is SGF `(sq % 8, sq / 8)`, both counted from a1 at the top left.
     fn record(&self, outcome: &Outcome, names: [&str; 2], date: &str) -> String {
-        let esc = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
-        let mut s = format!(
-            "(;FF[4]GM[2]CA[UTF-8]AP[quartet:{}]SZ[8]PB[{}]PW[{}]DT[{}]RE[{}]",
-            env!("CARGO_PKG_VERSION"),
-            esc(names[0]),
-            esc(names[1]),
-            esc(date),
-            outcome.result_text()
-        );
-        for (i, (c, sq)) in self.moves.iter().enumerate() {
-            if i % 10 == 0 {
-                s.push('\n');
-            }
-            let _ = write!(s, ";{}[{}]", c.letter(), sgf_point(*sq));
-        }
-        s.push_str(")\n");
-        s
+        let mut rec = SgfRecord::new(2, 8);
+        rec.set_info("PB", names[0]);
+        rec.set_info("PW", names[1]);
+        rec.set_info("DT", date);
+        rec.set_info("RE", outcome.result_text());
+        rec.moves = self
+            .moves
+            .iter()
+            .map(|&(c, sq)| (c, Some((sq % 8, sq / 8))))
+            .collect();
+        rec.to_sgf()
     }
 }
 

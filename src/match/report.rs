@@ -1,8 +1,11 @@
 //! The summary of a tournament as text (engine table, pair table with Elo, LOS and
 //! pentanomial counts, crosstable, SPRT verdict) and as JSON. Pure functions of a
 //! [`Summary`], so a merged run and a single run over the same games print the same bytes.
-use super::elo::{EloEstimate, Sprt, SprtState, Wdl, SPRT_MIN_PAIRS};
 use super::results::{GameRecord, PairRow, Summary, TournamentInfo};
+use super::stats::{
+    finite_or_null, EloEstimate, Pentanomial, Sprt, SprtState, Wdl, SPRT_MIN_PAIRS,
+};
+use serde::Serialize;
 use std::fmt::Write;
 
 /// `+12.3`, `-inf`.
@@ -65,7 +68,7 @@ pub fn render(info: &TournamentInfo, summary: &Summary) -> String {
         .max(6);
     let _ = writeln!(
         s,
-        "\n{:<width$}  games  W-D-L          score  Elo vs field [95%]       as black   as white   lost time/illegal/malformed/failure",
+        "\n{:<width$}  games  W-D-L          score [95%]             Elo vs field [95%]       as black   as white   lost time/illegal/malformed/failure",
         "engine"
     );
     let mut order: Vec<usize> = (0..summary.engines.len()).collect();
@@ -75,13 +78,16 @@ pub fn render(info: &TournamentInfo, summary: &Summary) -> String {
     });
     for &i in &order {
         let e = &summary.engines[i];
+        let (lo, hi) = e.total.score_interval();
         let _ = writeln!(
             s,
-            "{:<width$}  {:>5}  {:<13} {:>5.1}%  {:<23}  {:<9}  {:<9}  {}/{}/{}/{}",
+            "{:<width$}  {:>5}  {:<13} {:>5.1}% [{:>5.1}%, {:>5.1}%]  {:<23}  {:<9}  {:<9}  {}/{}/{}/{}",
             e.name,
             e.total.games(),
             fmt_wdl(&e.total),
             100.0 * e.total.score(),
+            100.0 * lo,
+            100.0 * hi,
             fmt_estimate(e.total.elo()),
             fmt_wdl(&e.as_black),
             fmt_wdl(&e.as_white),
@@ -149,124 +155,147 @@ pub fn render(info: &TournamentInfo, summary: &Summary) -> String {
     s
 }
 
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+/// The 95% Wilson interval of a score.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct JsonInterval {
+    pub lo95: f64,
+    pub hi95: f64,
+}
+
+impl JsonInterval {
+    fn of(w: &Wdl) -> JsonInterval {
+        let (lo95, hi95) = w.score_interval();
+        JsonInterval { lo95, hi95 }
+    }
+}
+
+/// One engine's row in the JSON results.
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonEngine {
+    pub name: String,
+    pub total: Wdl,
+    pub as_black: Wdl,
+    pub as_white: Wdl,
+    /// Points per game (0.5 with no games).
+    pub score: f64,
+    pub score_interval: JsonInterval,
+    pub elo_vs_field: Option<EloEstimate>,
+    pub lost_on_time: u32,
+    pub lost_illegal: u32,
+    pub lost_malformed: u32,
+    pub lost_failure: u32,
+}
+
+/// One pairing, from the first engine's view.
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonPair {
+    pub first: String,
+    pub second: String,
+    pub wdl: Wdl,
+    pub elo: Option<EloEstimate>,
+    pub los: f64,
+    pub pentanomial: Pentanomial,
+    pub elo_pentanomial: Option<EloEstimate>,
+    /// The SPRT log-likelihood ratio over the pentanomial pairs (`null` without `--sprt`).
+    #[serde(serialize_with = "finite_or_null")]
+    pub llr: Option<f64>,
+}
+
+/// One game; `game` and `round` count from 1, `opening` indexes the opening list from 0.
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonGame {
+    pub game: usize,
+    pub round: usize,
+    pub opening: usize,
+    pub black: String,
+    pub white: String,
+    pub result: String,
+    pub reason: String,
+    pub moves: usize,
+}
+
+/// Everything `--json` writes: what was played, the tables' figures and every game.
+/// Scores and Elo figures that are infinite (a 0% or 100% score) are `null`.
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonReport {
+    pub game: String,
+    pub schedule: String,
+    pub rounds: usize,
+    pub total_games: usize,
+    pub games_played: usize,
+    pub shard: Option<String>,
+    /// The SPRT parameters as given.
+    pub sprt: Option<String>,
+    pub engines: Vec<JsonEngine>,
+    pub pairs: Vec<JsonPair>,
+    pub games: Vec<JsonGame>,
+}
+
+impl JsonReport {
+    pub fn new(info: &TournamentInfo, summary: &Summary, records: &[GameRecord]) -> JsonReport {
+        let name = |i: usize| summary.engines[i].name.clone();
+        let sprt = info.sprt.as_deref().and_then(|t| Sprt::parse(t).ok());
+        JsonReport {
+            game: info.game.clone(),
+            schedule: info.schedule.to_string(),
+            rounds: info.rounds,
+            total_games: info.total_games,
+            games_played: summary.games,
+            shard: info.shard.map(|sh| sh.to_string()),
+            sprt: info.sprt.clone(),
+            engines: summary
+                .engines
+                .iter()
+                .map(|e| JsonEngine {
+                    name: e.name.clone(),
+                    total: e.total,
+                    as_black: e.as_black,
+                    as_white: e.as_white,
+                    score: e.total.score(),
+                    score_interval: JsonInterval::of(&e.total),
+                    elo_vs_field: e.total.elo(),
+                    lost_on_time: e.lost_by[0],
+                    lost_illegal: e.lost_by[1],
+                    lost_malformed: e.lost_by[2],
+                    lost_failure: e.lost_by[3],
+                })
+                .collect(),
+            pairs: summary
+                .pairs
+                .iter()
+                .map(|p| JsonPair {
+                    first: name(p.a),
+                    second: name(p.b),
+                    wdl: p.wdl,
+                    elo: p.wdl.elo(),
+                    los: p.wdl.los(),
+                    pentanomial: p.penta,
+                    elo_pentanomial: p.penta.elo(),
+                    llr: sprt.map(|sp| sp.llr_pentanomial(&p.penta)),
+                })
+                .collect(),
+            games: records
+                .iter()
+                .map(|r| JsonGame {
+                    game: r.index + 1,
+                    round: r.round + 1,
+                    opening: r.opening,
+                    black: name(r.black),
+                    white: name(r.white),
+                    result: r.result.clone(),
+                    reason: r.reason.clone(),
+                    moves: r.moves,
+                })
+                .collect(),
         }
     }
-    out.push('"');
-    out
 }
 
-/// A JSON number; infinities (0% or 100% scores) become `null`.
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".to_string()
-    }
-}
-
-fn json_wdl(w: &Wdl) -> String {
-    format!(
-        "{{\"wins\": {}, \"draws\": {}, \"losses\": {}}}",
-        w.wins, w.draws, w.losses
-    )
-}
-
-fn json_estimate(e: Option<EloEstimate>) -> String {
-    match e {
-        None => "null".to_string(),
-        Some(e) => format!(
-            "{{\"score\": {}, \"elo\": {}, \"lo95\": {}, \"hi95\": {}}}",
-            json_num(e.score),
-            json_num(e.elo),
-            json_num(e.lo),
-            json_num(e.hi)
-        ),
-    }
-}
-
-/// The summary and every game as JSON (hand-written: a fixed, flat shape).
+/// The summary and every game as pretty-printed JSON (see [`JsonReport`]).
 pub fn to_json(info: &TournamentInfo, summary: &Summary, records: &[GameRecord]) -> String {
-    let mut s = String::from("{\n");
-    let _ = writeln!(s, "  \"game\": {},", json_str(&info.game));
-    let _ = writeln!(
-        s,
-        "  \"schedule\": {},",
-        json_str(&info.schedule.to_string())
-    );
-    let _ = writeln!(s, "  \"rounds\": {},", info.rounds);
-    let _ = writeln!(s, "  \"total_games\": {},", info.total_games);
-    let _ = writeln!(s, "  \"games_played\": {},", summary.games);
-    let shard = info
-        .shard
-        .map_or("null".to_string(), |sh| json_str(&sh.to_string()));
-    let _ = writeln!(s, "  \"shard\": {shard},");
-    let engines: Vec<String> = summary
-        .engines
-        .iter()
-        .map(|e| {
-            format!(
-                "    {{\"name\": {}, \"total\": {}, \"as_black\": {}, \"as_white\": {}, \"elo_vs_field\": {}, \"lost_on_time\": {}, \"lost_illegal\": {}, \"lost_malformed\": {}, \"lost_failure\": {}}}",
-                json_str(&e.name),
-                json_wdl(&e.total),
-                json_wdl(&e.as_black),
-                json_wdl(&e.as_white),
-                json_estimate(e.total.elo()),
-                e.lost_by[0],
-                e.lost_by[1],
-                e.lost_by[2],
-                e.lost_by[3]
-            )
-        })
-        .collect();
-    let _ = writeln!(s, "  \"engines\": [\n{}\n  ],", engines.join(",\n"));
-    let sprt = info.sprt.as_deref().and_then(|t| Sprt::parse(t).ok());
-    let pairs: Vec<String> = summary
-        .pairs
-        .iter()
-        .map(|p| {
-            let llr = sprt.map_or("null".to_string(), |sp| json_num(sp.llr_pentanomial(&p.penta)));
-            let c = p.penta.0;
-            format!(
-                "    {{\"first\": {}, \"second\": {}, \"wdl\": {}, \"elo\": {}, \"los\": {}, \"pentanomial\": [{}, {}, {}, {}, {}], \"elo_pentanomial\": {}, \"llr\": {llr}}}",
-                json_str(&summary.engines[p.a].name),
-                json_str(&summary.engines[p.b].name),
-                json_wdl(&p.wdl),
-                json_estimate(p.wdl.elo()),
-                json_num(p.wdl.los()),
-                c[0], c[1], c[2], c[3], c[4],
-                json_estimate(p.penta.elo()),
-            )
-        })
-        .collect();
-    let _ = writeln!(s, "  \"pairs\": [\n{}\n  ],", pairs.join(",\n"));
-    let games: Vec<String> = records
-        .iter()
-        .map(|r| {
-            format!(
-                "    {{\"game\": {}, \"round\": {}, \"opening\": {}, \"black\": {}, \"white\": {}, \"result\": {}, \"reason\": {}, \"moves\": {}}}",
-                r.index + 1,
-                r.round + 1,
-                r.opening,
-                json_str(&summary.engines[r.black].name),
-                json_str(&summary.engines[r.white].name),
-                json_str(&r.result),
-                json_str(&r.reason),
-                r.moves
-            )
-        })
-        .collect();
-    let _ = writeln!(s, "  \"games\": [\n{}\n  ]", games.join(",\n"));
-    s.push_str("}\n");
-    s
+    let report = JsonReport::new(info, summary, records);
+    // Plain data with string keys: serialising it cannot fail.
+    let mut text = serde_json::to_string_pretty(&report).expect("JSON of plain data");
+    text.push('\n');
+    text
 }

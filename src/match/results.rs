@@ -6,8 +6,8 @@
 //! A single run prints the summary of its own lines through the same functions a merge
 //! uses, and every figure is a function of integer counts, so a merge of shards prints
 //! exactly the table of one run over the same games.
-use super::elo::{Pentanomial, Wdl};
 use super::schedule::{ScheduleKind, Shard};
+use super::stats::{Pentanomial, Wdl};
 use crate::color::Color;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -386,7 +386,50 @@ mod tests {
         assert!(table.contains("1.5/4"), "{table}");
         assert!(table.contains("SPRT elo0=0 elo1=10"), "{table}");
         let json = super::super::report::to_json(&info(&["A", "B"]), &s, &records);
-        assert!(json.contains("\"pentanomial\": [0, 1, 0, 0, 1]"), "{json}");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["total_games"], 4);
+        assert_eq!(v["games_played"], 4);
+        assert_eq!(v["sprt"], "elo0=0 elo1=10");
+        assert_eq!(v["shard"], serde_json::Value::Null);
+        let a = &v["engines"][0];
+        assert_eq!(a["name"], "A");
+        assert_eq!(
+            a["total"],
+            serde_json::json!({"wins": 2, "draws": 1, "losses": 1})
+        );
+        assert_eq!(a["as_black"]["draws"], 1);
+        assert_eq!(a["lost_on_time"], 1);
+        assert_eq!(a["score"], 0.625);
+        // 2.5 of 4: s = 0.625, per-game variance (2*0.140625 + 0.015625 + 0.390625)/4 =
+        // 0.171875, standard error 0.207289, so s in [0.218721, 1.031279]: the upper end is
+        // past 1, an infinite Elo, written as null.
+        let elo = &a["elo_vs_field"];
+        assert!((elo["elo"].as_f64().unwrap() - 88.74).abs() < 0.01, "{elo}");
+        assert!(
+            (elo["lo95"].as_f64().unwrap() + 221.17).abs() < 0.01,
+            "{elo}"
+        );
+        assert_eq!(elo["hi95"], serde_json::Value::Null);
+        let p = &v["pairs"][0];
+        assert_eq!(
+            (p["first"].as_str(), p["second"].as_str()),
+            (Some("A"), Some("B"))
+        );
+        assert_eq!(p["pentanomial"], serde_json::json!([0, 1, 0, 0, 1]));
+        assert!(p["llr"].is_f64(), "{p}");
+        let g = &v["games"][3];
+        assert_eq!(
+            (g["game"].as_u64(), g["round"].as_u64()),
+            (Some(4), Some(2))
+        );
+        assert_eq!(
+            (g["black"].as_str(), g["white"].as_str()),
+            (Some("B"), Some("A"))
+        );
+        assert_eq!(
+            (g["result"].as_str(), g["reason"].as_str()),
+            (Some("B+T"), Some("time"))
+        );
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub enum ScheduleKind {
     RoundRobin,
     /// The first engine against each of the others (a new version against references).
     Gauntlet,
+    /// Round robin where the first-listed engine of each pairing has Black in every game
+    /// (the two-engine form's `--fixed-colours`).
+    FixedColours,
 }
 
 impl FromStr for ScheduleKind {
@@ -26,8 +29,9 @@ impl FromStr for ScheduleKind {
         match s {
             "round-robin" | "roundrobin" | "rr" => Ok(ScheduleKind::RoundRobin),
             "gauntlet" => Ok(ScheduleKind::Gauntlet),
+            "fixed-colours" => Ok(ScheduleKind::FixedColours),
             _ => Err(format!(
-                "unknown schedule {s:?} (expected round-robin or gauntlet)"
+                "unknown schedule {s:?} (expected round-robin, gauntlet or fixed-colours)"
             )),
         }
     }
@@ -38,6 +42,7 @@ impl fmt::Display for ScheduleKind {
         f.write_str(match self {
             ScheduleKind::RoundRobin => "round-robin",
             ScheduleKind::Gauntlet => "gauntlet",
+            ScheduleKind::FixedColours => "fixed-colours",
         })
     }
 }
@@ -66,7 +71,7 @@ impl ScheduledGame {
 /// The pairings of one round, each as (first, second) with first < second.
 pub fn pairings(kind: ScheduleKind, engines: usize) -> Vec<(usize, usize)> {
     match kind {
-        ScheduleKind::RoundRobin => (0..engines)
+        ScheduleKind::RoundRobin | ScheduleKind::FixedColours => (0..engines)
             .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
             .collect(),
         ScheduleKind::Gauntlet => (1..engines).map(|b| (0, b)).collect(),
@@ -74,7 +79,7 @@ pub fn pairings(kind: ScheduleKind, engines: usize) -> Vec<(usize, usize)> {
 }
 
 /// The whole schedule: for each round, for each pairing, the first engine takes Black on
-/// the round's opening, then the second does. `openings` is the length of the opening
+/// the round's opening, then the second does (with fixed colours the first again). `openings` is the length of the opening
 /// list (0 = start from the empty board every time).
 pub fn schedule(
     kind: ScheduleKind,
@@ -87,7 +92,12 @@ pub fn schedule(
     for round in 0..rounds {
         let opening = if openings == 0 { 0 } else { round % openings };
         for &(a, b) in &pairs {
-            for (black, white) in [(a, b), (b, a)] {
+            let second = if kind == ScheduleKind::FixedColours {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            for (black, white) in [(a, b), second] {
                 games.push(ScheduledGame {
                     index: games.len(),
                     round,
@@ -239,6 +249,17 @@ mod tests {
         });
         assert!(every_engine_even);
         assert_eq!(schedule(ScheduleKind::Gauntlet, 2, 3, 0)[5].opening, 0);
+        // Fixed colours: two engines, engine 0 always Black, two games per round.
+        let f = schedule(ScheduleKind::FixedColours, 2, 2, 0);
+        let sides: Vec<_> = f.iter().map(|g| (g.round, g.black, g.white)).collect();
+        assert_eq!(sides, [(0, 0, 1), (0, 0, 1), (1, 0, 1), (1, 0, 1)]);
+        for kind in [
+            ScheduleKind::RoundRobin,
+            ScheduleKind::Gauntlet,
+            ScheduleKind::FixedColours,
+        ] {
+            assert_eq!(kind.to_string().parse::<ScheduleKind>(), Ok(kind));
+        }
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use super::gtp_client::{GtpClient, Protocol, StderrTarget};
 use super::referee::{play_game_from, Clock, RefereeGame, RefereeOptions, ResignRule};
 use super::results::GameRecord;
-use super::runner::utc_date_today;
 use super::schedule::ScheduledGame;
+use crate::record::utc_date_today;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;

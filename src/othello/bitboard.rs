@@ -165,8 +165,8 @@ mod avx2 {
 /// `flips` as in the scalar version, all eight rays at once: the increasing rays find
 /// their first non-opponent square by isolating the lowest set bit, the decreasing ones
 /// by a vector leading-zero count (AVX-512 CD), so no direction needs the run-filling
-/// steps of `avx2::flips`. FFO #40-#49 (same nodes): 35.3-36.9 CPU-s against
-/// 42.8-44.8 with `avx2::flips`, runs alternated at load 9-13.
+/// steps of `avx2::flips`: about 17% less solver time on FFO #40-#49
+/// (docs/experiments/othello.md).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;

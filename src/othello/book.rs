@@ -29,7 +29,7 @@ const VERSION: u32 = 1;
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// Games a child needs before its value is used (`--book-visits`).
 pub const DEFAULT_MIN_VISITS: u32 = 4;
-/// The built-in book (`data/othello/book.txt`, made by self-play: `data/othello/book.md`),
+/// The built-in book (`data/othello/book.txt`, made by self-play: `data/othello/README.md`),
 /// used unless `--book FILE` or `--no-book` says otherwise.
 pub const DEFAULT_BOOK: &str = include_str!("../../data/othello/book.txt");
 /// Plies of each game stored by default: past 30 plies the midgame search with the

@@ -2,7 +2,7 @@
 //!
 //! The weights live in `data/othello/weights.txt` (embedded as the default, replaceable
 //! with `--weights FILE`) so that learning can swap them without touching code. The
-//! default is fitted to WTHOR games by `quartet bench othello train` (92.5% against GRhino
+//! default is fitted to WTHOR games by `quartet train othello linear` (92.5% against GRhino
 //! level 3, where the hand-set `weights-hand.txt` had 76%).
 //! Scores are centi-discs (100 = one disc) from the side to move.
 use super::bitboard::{moves_f, neighbours, CORNERS, FILE_A, FILE_H};
@@ -10,7 +10,7 @@ use super::board::Board;
 use super::stability::stable_both;
 use std::fmt;
 
-/// The default weights, fitted to WTHOR theoretical scores by `quartet bench othello train`.
+/// The default weights, fitted to WTHOR theoretical scores by `quartet train othello linear`.
 pub const DEFAULT_WEIGHTS: &str = include_str!("../../data/othello/weights.txt");
 
 /// Largest weights file `--weights` reads (64 MiB): far above any text table of

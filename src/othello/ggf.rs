@@ -105,7 +105,9 @@ impl GgfGame {
         Ok(())
     }
 
-    /// The record in GGF, properties in their order, then `BO`, then the moves.
+    /// The record in GGF, properties in their order, then `BO`, then the moves. Values are
+    /// written as read: GGF has no escape character (a value ends at the first `]`, and a
+    /// `\` in an NBoard path is a letter), so SGF's escaping would change them.
     pub fn to_ggf(&self) -> String {
         let mut s = String::from("(;");
         for (k, v) in &self.props {
@@ -141,6 +143,18 @@ impl Default for GgfGame {
     fn default() -> Self {
         GgfGame::new()
     }
+}
+
+/// The records of a GGF file (a GGS archive holds many): each `(;` ... `;)`, in order.
+pub fn records(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let start = rest.find("(;")?;
+        let len = rest[start..].find(";)").map(|e| e + 2)?;
+        let rec = &rest[start..start + len];
+        rest = &rest[start + len..];
+        Some(rec)
+    })
 }
 
 /// Parses `F5`, `f5/1.00/0.5`, `PA` (pass) for `color`.

@@ -1,21 +1,29 @@
-//! Othello: bitboard rules, an exact endgame solver, a midgame searcher and the GTP engine.
+//! Othello: bitboard rules, an exact endgame solver, a midgame searcher and the GTP engine;
+//! the benches, and the self-play, fitting and book building behind the built-in data.
+pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod book;
+pub mod book_build;
 pub mod endgame;
 pub mod eval;
+pub mod eval_error;
 pub mod evaluator;
 pub mod ggf;
 pub mod gtp;
 pub mod isa;
 pub mod lastflip;
 pub mod learn;
+pub mod learn_loop;
 pub mod nboard;
+pub mod obf;
 pub mod pattern;
 pub mod pattern_file;
 pub mod pattern_fit;
 pub mod pattern_incr;
+pub mod pattern_train;
 pub mod probcut;
+pub mod probcut_fit;
 pub mod refit;
 pub mod relabel;
 pub mod search;

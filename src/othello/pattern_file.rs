@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn the_previous_default_tables_load_like_the_built_in_ones() {
-        // data/othello/patterns-v3.bin (the third fit, default until branch oth23) stays
+        // data/othello/patterns-v3.bin (the third fit, the default before b94f6c3) stays
         // loadable with `--weights`: it must decode, have the built-in tables' shape, and
         // differ from them.
         let v3 = decode(include_bytes!("../../data/othello/patterns-v3.bin")).unwrap();

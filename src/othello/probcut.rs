@@ -34,10 +34,10 @@ pub const BUCKETS: usize = 5;
 pub const MAX_FITTED: u32 = 11;
 
 /// Standard deviation of `v_D - v_shallow(D)` in centi-discs, by node depth `D` (from
-/// `MIN_DEPTH`) and stage bucket: `quartet bench othello probcut-fit --positions
-/// selfplay-s31.txt --count 600 --max-depth 11` (the v4 tables; self-play positions of
-/// data/othello/patterns.md). Each cell had 121-170 positions, except 52+ empties (4: the
-/// 44-51 row's value). The means were within +-1 disc, inside their noise: taken as 0.
+/// `MIN_DEPTH`) and stage bucket: `quartet train othello probcut --positions
+/// selfplay-s31.txt --count 600 --max-depth 11` (the v4 tables; self-play positions made
+/// by scripts/othello_patterns.sh). Each cell had 121-170 positions, except 52+ empties
+/// (4: the 44-51 row's value). The means were within +-1 disc, inside their noise: taken as 0.
 #[rustfmt::skip]
 const SIGMA: [[i16; BUCKETS]; (MAX_FITTED - MIN_DEPTH + 1) as usize] = [
     [379, 388, 410, 291, 291], // D=3 d=1

@@ -282,10 +282,8 @@ impl Searcher {
         // the same parity. A leaf's side to move is the root's on even depths only, and the
         // pattern tables' error has a sign by side to move (the mover at the ply above
         // picked the leaf its error favoured): their scores alternate by about 4.5 discs
-        // from one depth to the next (1.8 discs between depths of equal parity; the linear
-        // evaluation: 2 and 2.4), so a window around the last score failed on most
-        // iterations. 42 signature positions, patterns: the same moves and scores with
-        // 10% fewer nodes at depth 9, 18% at depth 10; linear: +2%, +0.6%.
+        // from one depth to the next, so a window around the last score failed on most
+        // iterations (docs/experiments/othello.md).
         let (mut prev, mut prev2) = (0, 0);
         for depth in 1..=max_depth {
             if depth > 1 && !limits.may_start_iteration(self.nodes) {

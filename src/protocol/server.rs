@@ -62,15 +62,9 @@ pub const ADMIN_COMMANDS: [&str; 8] = [
     "cputime",
 ];
 
-/// CPU seconds used by this process so far (user plus system, every thread).
+/// CPU seconds used by this process so far (every thread; 0 where the clock is unavailable).
 pub fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return 0.0;
-    }
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
+    crate::cpu_time::process_seconds().unwrap_or(0.0)
 }
 
 /// Reads `input` until EOF (or until the dispatcher hangs up, or the controller is gone),

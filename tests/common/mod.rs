@@ -2,5 +2,6 @@
 #![allow(dead_code)]
 pub mod brain;
 pub mod live;
+pub mod oracle;
 pub mod session;
 pub mod tst;

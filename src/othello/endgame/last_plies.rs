@@ -5,7 +5,7 @@
 //! with the quadrants' parity as four bits flipped by each move (Edax keeps a linked list
 //! and a parity word): each node then walks its `n` squares twice (odd quadrants, then
 //! even) instead of scanning twelve class-and-parity masks and counting the quadrants
-//! again. Same nodes in the same order; FFO #40-#49 about 4% less time (session 21).
+//! again. Same nodes in the same order, about 4% less time (docs/experiments/othello.md).
 use super::pvs::stability_cut;
 use super::Solver;
 use crate::othello::bitboard::{flips_f, NEIGHBOUR};

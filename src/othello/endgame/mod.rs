@@ -21,55 +21,22 @@
 //! evaluation searches behind the root guess and the ordering high in the tree); this
 //! file holds the root driver.
 //!
-//! Tried and dropped (2026-12-03, FFO #40-#49, 1.114 G nodes as kept): the root guess from
-//! the pattern midgame search at depths 12-13 (mean error 2.5 discs against 5.0): 1.106 G
-//! nodes if only the selective passes start from it, 1.185 G if the exact passes do too,
-//! 1.244 G in place of the selective passes (a failing first probe without the successes'
-//! table moves costs more than the extra probes); the pattern evaluation, computed from
-//! scratch, in the ordering searches from 14, 18 or 22 empties (1.094 G, 1.016 G, 1.080 G
-//! nodes, each node dearer: 51.7, 45.7, 40.2 s against 40.2 s in the same series; with
-//! incremental features, as the midgame search keeps them, 18 might pay); `SHALLOW` 8 (1.205 G, 5% slower); a separate 4-8 MB region of the
-//! table for positions below 11-13 empties (no gain in alternated runs); children's stored
-//! bounds as an ordering hint (+0.5% nodes). On this machine one binary's time spreads over
-//! 31-40 CPU-s between runs, so only node counts compare without repeats.
-//! 2026-12-03 (session 20; exact-search nodes, #40-#49 then #50-#52, main 1,114.2 M and
-//! 1,420.1 M): `SORT_WINDOW` 16 or 24 (1,074.1 M and 1,069.3 M, but 1,619.5 M and
-//! 1,621.4 M on #50-#52: ten positions are too few to tune on; check a second set); a
-//! fourth selective pass or wider third ones, e.g. (2, 12), (3, 12), (6, 15) with window
-//! 24 (1,022.4 M, 1,651.3 M); the ordering search skipped or 1-2 plies shallower at
-//! expected all-nodes (Edax's node types: 1.46-5.17 G nodes), one ply deeper at expected
-//! cut-nodes (1,100.8 M); the beta-side stability cut-off (no change); the full move
-//! ordering at 8 empties (-0.5%, dearer); stable edge discs (an exact 64 KB edge table,
-//! Edax's edge stability) instead of corner stability in the ordering: 1,101.0 M and
-//! 1,377.6 M, the same CPU time (31.1-31.8 s against 30.0-32.5 s alternated); the full
-//! `stability::stable` there: 1,077.9 M and 1,387.3 M but dearer.
-//! 2026-12-04 (session 21; times from runs paired on the two cores, one binary per core,
-//! swapped each round, as the host's speed drifts by 10% within minutes): kept the
-//! byte-list last plies and the stability cut-off at 4 and 3 empties (`last_plies`).
-//! Tried: Edax's lazy cut-off in the last empty's count (no gain); the exact edge
-//! stability (an exact 64 KB edge table) as the seed of the cut-off's `stable` (-0.5%
-//! nodes, 2.5% slower; branch `oth27-edge`); a cheap cut-off from the discs on no line
-//! through an empty at 3-4 empties (almost never cuts); `ETC_EMPTIES` 11 or 12 (943 M /
-//! 961 M nodes against 938 M, the same time); the exact MTD(f) passes started 2 below or
-//! above the selective passes' score (+1.5% / +14% nodes); one aspiration PVS in a window
-//! of +-1 or +-3 around that score in place of the exact probes (the same nodes as the two
-//! probes it replaces).
+//! The thresholds between the layers, the ordering and the cut-offs were tuned on FFO
+//! #40-#59 by node counts (the time of one binary spreads by 10% between runs on a shared
+//! host); the measurements and the variants tried and dropped are in
+//! docs/experiments/othello.md.
 use super::bitboard::moves;
 use super::board::Board;
 use super::isa;
 use crate::search::StopToken;
 use std::time::Instant;
 
-/// At this many empties or fewer, sorting costs more than it saves. With the table from
-/// 9 empties and the selective pre-search (FFO #40-#49, load ~3): 7 took 52.5-54.4
-/// CPU-s for 1.278 G nodes, 6 (sorted 7 and 8) 54.2-54.3 CPU-s for 1.040 G nodes.
+/// At this many empties or fewer, sorting costs more than it saves (6 was no faster and
+/// 8 was 5% slower on FFO #40-#49: docs/experiments/othello.md).
 const SHALLOW: u32 = 7;
 /// Fewest empties at which the table is probed and stored: at 8 empties its
-/// transpositions hardly pay for the memory traffic once the moves are sorted anyway.
-/// FFO #40-#49, load ~3, runs alternated, before the selective pre-search (`SHALLOW` 6):
-/// table from 7 1.035 G nodes in 55.1-58.7 CPU-s; from 8 1.096 G in 56.0; from 9 1.173 G
-/// in 57.1-60.2; from 10 1.248 G in 59.6. With it and `SHALLOW` 7: from 8 1.187 G in
-/// 55.0 CPU-s, from 9 1.278 G in 52.5-54.4.
+/// transpositions hardly pay for the memory traffic once the moves are sorted anyway
+/// (measured from 7 to 10: docs/experiments/othello.md).
 const TABLE_EMPTIES: u32 = 9;
 /// Nodes between two looks at the stop flag and the clock (about 3 ms).
 const CHECK_INTERVAL: u64 = 1 << 16;
@@ -169,11 +136,8 @@ pub struct Solver {
 const SELECTIVE_MARKS: [u32; 3] = [0x80, 0x40, 0xc0];
 /// The selective passes, (moves, empties): each looks at only that many moves (in the
 /// usual order) at nodes with that many empties or more, and leaves its best moves in the
-/// table for the next (Edax's rising selectivity, crudely). One pass: 2 moves guessed
-/// worse (#48: +32 for +28), 4 cost 3 times the nodes and did not guess better; 3 at 12
-/// empties beat 14 and 10. More passes, FFO #40-#49 nodes (CPU-s, load ~7): (3, 12) alone
-/// 1.278 G (33.7 s); then (3, 15) 1.249 G (32.9); (5, 12) 1.333 G (34.9); (2, 12) first
-/// 1.231 G (32.5); (2, 12), (3, 12), (3, 15) 1.226 G (32.3); (2, 10) first 1.238 G.
+/// table for the next (Edax's rising selectivity, crudely). These three passes searched
+/// the fewest nodes of the sets tried (docs/experiments/othello.md).
 const SELECTIVE_PASSES: &[(usize, u32)] = &[(2, 12), (3, 12), (3, 15)];
 /// Smaller roots solve in a fraction of a second; the pre-search pays on the long ones.
 const SELECTIVE_ROOT: u32 = 20;
@@ -297,10 +261,9 @@ impl Solver {
     /// From `SELECTIVE_ROOT` empties selective MTD(f) passes run first (Edax's selective
     /// levels, crudely): the same search, but looking at only the first few moves where
     /// many squares are empty (`SELECTIVE_PASSES`). One pass cost 3-4% of the
-    /// nodes, guesses the score better than the evaluation (FFO #40-#49: 3.6 discs of
-    /// mean error against 5.0; each 2 discs is one more probe) and leaves a best move in
-    /// the table at every node it saw. FFO #40-#49: 1.181 G nodes in 60.2 CPU-s without
-    /// it, 1.040 G in 49.5-54.3 with it (same table layout, load ~3). Its nodes count in
+    /// nodes, guesses the score better than the evaluation (each 2 discs of error is one
+    /// more probe) and leaves a best move in the table at every node it saw, so the whole
+    /// solve visits fewer nodes (docs/experiments/othello.md). Its nodes count in
     /// `nodes`: they are positions this search visits.
     pub fn solve(&mut self, b: &Board) -> Solved {
         if !self.mtd {

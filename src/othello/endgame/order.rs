@@ -8,11 +8,8 @@ use crate::othello::board::Board;
 
 /// From this many empties on, moves are also ordered by a shallow evaluation search, one
 /// ply below `DEEP_SORT_EMPTIES` (as Edax starts its eval sort at 14 empties with depth
-/// 0-1). FFO #40-#49, exact nodes + ordering nodes, CPU-s at load 7-10 (noise ~1 s): from
-/// 17 at depth (n - 7) / 3: 1.226 G + 87 M, 33.4 s; from 14 at that depth (2 plies at
-/// 14): 0.981 G + 246 M, 35.4 s; from 14, depth 1 below 17: 1.067 G + 120 M, 30.5 s;
-/// below 18: 1.114 G + 93 M, 30.0 s; from 13: 1.041 G + 155 M, 31.3 s; static eval
-/// (depth 0) at 14-16: 1.182 G + 95 M, 32.3 s.
+/// 0-1): the fastest of the starts and depths tried on FFO #40-#49
+/// (docs/experiments/othello.md).
 pub(super) const EVAL_ORDER_EMPTIES: u32 = 14;
 /// From this many empties the ordering search goes `(n - 7) / 3` plies deep (Edax's rule
 /// shifted by two plies: measured best at 17 and more empties).

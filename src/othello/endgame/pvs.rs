@@ -158,9 +158,8 @@ pub(super) fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
 
 /// Below this alpha the opponent cannot own enough stable discs to cut at `n` empties, so
 /// computing them is wasted (Edax's NWS_STABILITY_THRESHOLD, which starts at 4 empties).
-/// FFO #40-#49, session 21: the cut-off at 4 empties took the nodes from 1,114 M to 938 M
-/// and the time by 7-12% (runs paired on the two cores); at 3 empties from alpha 6 to
-/// 894 M and about 1% less time (from alpha 10: no gain).
+/// The 3- and 4-empty rows cut FFO #40-#49 from 1,114 M to 894 M nodes
+/// (docs/experiments/othello.md).
 #[inline]
 fn stability_threshold(n: u32) -> i32 {
     const T: [i32; 24] = [

@@ -1,16 +1,21 @@
-//! `quartet bench othello eval-error`: the error of each evaluation by game stage on
+//! `quartet train othello eval-error`: the error of each evaluation by game stage on
 //! labelled positions files (`selfplay`'s format), to see where one evaluation loses to
 //! another rather than one figure over 20-40 empties.
-use crate::othello::eval::Weights;
-use crate::othello::evaluator::Evaluator;
-use crate::othello::selfplay::parse_line;
+use super::eval::Weights;
+use super::evaluator::Evaluator;
+use super::selfplay::read_file;
+use std::io::Write;
+use std::path::PathBuf;
 
 /// Empties per row of the table.
 const BUCKET: u32 = 4;
 
+/// Writes to `report` the mean absolute and signed error, every `BUCKET` empties, of the
+/// built-in linear and pattern evaluations and of the `weights` files on `positions`.
 pub fn eval_error(
-    positions: &[std::path::PathBuf],
-    weights: &[std::path::PathBuf],
+    positions: &[PathBuf],
+    weights: &[PathBuf],
+    report: &mut impl Write,
 ) -> Result<(), String> {
     let mut evals = vec![
         (
@@ -28,9 +33,7 @@ pub fn eval_error(
     let mut abs = vec![vec![0f64; rows]; evals.len()];
     let mut signed = vec![vec![0f64; rows]; evals.len()];
     for f in positions {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            let l = parse_line(line).map_err(|e| format!("{}:{}: {e}", f.display(), n + 1))?;
+        for l in read_file(f)? {
             let r = (l.board.empties().count_ones().min(60) / BUCKET) as usize;
             count[r] += 1;
             for (k, (_, e)) in evals.iter().enumerate() {
@@ -41,10 +44,13 @@ pub fn eval_error(
         }
     }
     let names: Vec<&str> = evals.iter().map(|(n, _)| n.as_str()).collect();
-    println!(
+    let io = |e: std::io::Error| format!("output: {e}");
+    writeln!(
+        report,
         "empties  positions  mean absolute error (mean signed error), discs: {}",
         names.join(" | ")
-    );
+    )
+    .map_err(io)?;
     for r in 0..rows {
         if count[r] == 0 {
             continue;
@@ -53,13 +59,15 @@ pub fn eval_error(
         let cells: Vec<String> = (0..evals.len())
             .map(|k| format!("{:6.2} ({:+6.2})", abs[k][r] / c, signed[k][r] / c))
             .collect();
-        println!(
+        writeln!(
+            report,
             "{:>2}-{:<2}    {:>9}  {}",
             r as u32 * BUCKET,
             r as u32 * BUCKET + BUCKET - 1,
             count[r],
             cells.join(" | ")
-        );
+        )
+        .map_err(io)?;
     }
     Ok(())
 }
@@ -74,10 +82,15 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("positions.txt");
         std::fs::write(&f, "0000001008000000 0000000810000000 0\nnot a position\n").unwrap();
-        let e = eval_error(std::slice::from_ref(&f), &[]).unwrap_err();
+        let mut out = Vec::new();
+        let e = eval_error(std::slice::from_ref(&f), &[], &mut out).unwrap_err();
         assert!(e.contains("positions.txt:2:"), "{e}");
+        // The start position, labelled 0: both built-in evaluations score it near 0.
         std::fs::write(&f, "0000001008000000 0000000810000000 0\n").unwrap();
-        assert!(eval_error(std::slice::from_ref(&f), &[]).is_ok());
+        let mut out = Vec::new();
+        eval_error(std::slice::from_ref(&f), &[], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\n60-63            1  "), "{text}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,48 +1,43 @@
-//! `quartet bench go-mm`: fits the learnt Go move model (features.rs, mm.rs) to game
+//! `quartet train go mm`: fits the learnt Go move model (`features.rs`, `mm.rs`) to game
 //! records and reports its move-prediction rate on held-out games beside the tree's
-//! hand-set priors'.
-use clap::Args;
+//! hand-set priors' (how `data/go/mm-v*.txt` were made: `scripts/go_mm.sh`).
+use std::io::Write;
+use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::go::board::{Board, Move};
-use crate::go::features::{self, Gammas};
-use crate::go::mcts;
-use crate::go::mm::{self, Dataset, Prediction};
+use super::board::{Board, Move};
+use super::features::{self, Gammas};
+use super::mcts;
+use super::mm::{self, Dataset, Prediction};
 
-#[derive(Args, Debug)]
-pub struct GoMmArgs {
-    /// Game records, one game a line (scripts/go_mm_games.py).
-    #[arg(long, num_args = 1.., required = true)]
-    pub games: Vec<String>,
+/// What to fit, on what.
+#[derive(Clone, Debug)]
+pub struct MmTrain {
+    /// Game records, one game a line (`mm::parse_record`).
+    pub games: Vec<PathBuf>,
     /// Where to write the fitted weights.
-    #[arg(long)]
-    pub out: Option<String>,
-    #[arg(long, default_value_t = 20)]
+    pub out: Option<PathBuf>,
     pub iterations: usize,
-    /// Every Nth game is held out for the prediction figures.
-    #[arg(long, default_value_t = 10)]
+    /// Every Nth game is held out for the prediction figures (at least 2).
     pub holdout_every: usize,
-    /// Fit the 12-point diamond feature: every diamond seen among at least this many
-    /// training candidates gets its own strength (the rest share strength 1); 0 leaves the
-    /// diamonds out (a version 1 weights file).
-    #[arg(long, default_value_t = 0)]
+    /// Diamonds seen among at least this many training candidates get their own strength;
+    /// 0 leaves the diamond feature out.
     pub diamond_min: usize,
-    /// Weights files to score on the same held-out positions beside the fitted model
-    /// (e.g. data/go/mm-v2.txt, to see whether a fit to other games predicts them better).
-    #[arg(long, num_args = 1..)]
-    pub compare: Vec<String>,
+    /// Weights files scored on the same held-out positions.
+    pub compare: Vec<PathBuf>,
 }
 
-pub fn run(a: GoMmArgs) -> Result<(), String> {
-    if a.holdout_every < 2 {
-        return Err("--holdout-every must be at least 2".into());
-    }
+/// Reads the records, fits for `a.iterations` rounds (progress to stderr), reports the
+/// held-out figures to `report` and writes the weights to `a.out`.
+pub fn train(a: &MmTrain, report: &mut impl Write) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("output: {e}");
     let t0 = Instant::now();
     let (mut train, mut test) = (Dataset::default(), Dataset::default());
     let mut test_games = Vec::new();
     let mut n_games = 0usize;
     for path in &a.games {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let path = path.display();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -103,36 +98,45 @@ pub fn run(a: GoMmArgs) -> Result<(), String> {
     }
     let fitted_train = mm::evaluate(&train, &g);
     let fitted = mm::evaluate(&test, &g);
-    println!("held-out positions: {}", fitted.positions);
-    println!(
+    writeln!(report, "held-out positions: {}", fitted.positions).map_err(io)?;
+    writeln!(
+        report,
         "uniform (random legal move): top-1 {:.2}%",
         100.0 * uniform.rate()
-    );
-    println!(
+    )
+    .map_err(io)?;
+    writeln!(
+        report,
         "hand-set tree priors (argmax of the prior win rate): top-1 {:.2}%",
         100.0 * classic.rate()
-    );
-    println!(
+    )
+    .map_err(io)?;
+    writeln!(
+        report,
         "MM model: top-1 {:.2}% held out ({:.2}% on training), log-likelihood {:.4} (uniform {:.4})",
         100.0 * fitted.rate(),
         100.0 * fitted_train.rate(),
         fitted.log_likelihood,
         uniform.log_likelihood
-    );
+    )
+    .map_err(io)?;
     for path in &a.compare {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let path = path.display();
         let other = Gammas::parse(&text).map_err(|e| format!("{path}: {e}"))?;
         test.assign_diamonds(other.diamonds());
         let p = mm::evaluate(&test, &other);
-        println!(
+        writeln!(
+            report,
             "{path}: top-1 {:.2}% held out, log-likelihood {:.4}",
             100.0 * p.rate(),
             p.log_likelihood
-        );
+        )
+        .map_err(io)?;
     }
-    if let Some(out) = a.out {
+    if let Some(out) = &a.out {
         let comment = format!(
-            "fitted by `quartet bench go-mm --iterations {}{}` to {} games ({} positions), \
+            "fitted by `quartet train go mm --iterations {}{}` to {} games ({} positions), \
              held-out top-1 {:.2}% (hand-set priors {:.2}%), log-likelihood {:.4}",
             a.iterations,
             if a.diamond_min > 0 {
@@ -146,7 +150,7 @@ pub fn run(a: GoMmArgs) -> Result<(), String> {
             100.0 * classic.rate(),
             fitted.log_likelihood
         );
-        std::fs::write(&out, g.to_text(&comment)).map_err(|e| format!("{out}: {e}"))?;
+        std::fs::write(out, g.to_text(&comment)).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     Ok(())
 }

@@ -1,47 +1,38 @@
-//! `quartet bench othello book-build`: an opening book from WTHOR databases and GGF game
-//! records (see `src/othello/book.rs` for what the book holds).
+//! `quartet train othello book`: an opening book from WTHOR databases and GGF game records
+//! (see `book.rs` for what the book holds).
+use super::bitboard::square_name;
+use super::board::Board;
+use super::book::Book;
+use super::ggf::{records, GgfGame};
+use super::learn::black_result;
+use super::train::read_wthor_file;
 use crate::color::Color;
-use crate::othello::bitboard::square_name;
-use crate::othello::board::Board;
-use crate::othello::book::Book;
-use crate::othello::ggf::GgfGame;
-use crate::othello::train::read_wthor;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Options of `book-build`.
+/// What goes into the book, and where it is written.
 pub struct BuildBook<'a> {
     pub wthor: &'a [PathBuf],
     pub ggf: &'a [PathBuf],
-    /// A book to add to (`--add-to`), else an empty one.
+    /// A book to add to, else an empty one.
     pub base: Option<&'a Path>,
     pub out: &'a Path,
+    /// Moves of each game stored.
     pub plies: usize,
+    /// Games a move needs to be trusted (for the summary; not stored).
     pub min_visits: u32,
-    /// Positions reached by fewer games are left out of the file (`--min-games`).
+    /// Positions reached by fewer games are left out of the file.
     pub min_games: u32,
 }
 
 /// Largest GGF file read (a GGS archive of a few hundred thousand games).
 const MAX_GGF_BYTES: u64 = 256 << 20;
 
-/// The records of a GGF file: each `(;` ... `;)`, in order.
-pub fn ggf_records(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        let start = rest.find("(;")?;
-        let len = rest[start..].find(";)").map(|e| e + 2)?;
-        let rec = &rest[start..start + len];
-        rest = &rest[start + len..];
-        Some(rec)
-    })
-}
-
 /// Black's final disc difference of a GGF game: from the final position when the game is
 /// over, else from its `RE` property (black's result, e.g. `+12.000` or `-4`).
 pub fn ggf_black_result(g: &GgfGame) -> Option<i32> {
     if g.board.is_game_over() {
-        let s = g.board.final_score();
-        return Some(if g.to_move == Color::Black { s } else { -s });
+        return Some(black_result(g));
     }
     let re = g.props.iter().find(|(k, _)| k == "RE")?.1.as_str();
     let num: String = re
@@ -52,19 +43,16 @@ pub fn ggf_black_result(g: &GgfGame) -> Option<i32> {
     (v.abs() <= 64.0).then_some(v.round() as i32)
 }
 
-pub fn build_book(a: BuildBook<'_>) -> Result<(), String> {
+/// Adds every game to the book (a game with an illegal move is skipped with a warning),
+/// writes it, and reports (to `report`) its size, the start's value and the line it plays.
+pub fn build_book(a: BuildBook<'_>, report: &mut impl Write) -> Result<(), String> {
     let mut book = match a.base {
         Some(p) => Book::load(p, a.min_visits)?,
         None => Book::new(a.min_visits),
     };
     let (mut games, mut skipped) = (0usize, 0usize);
     for f in a.wthor {
-        let bytes = crate::bounded_read::read_capped(f, MAX_GGF_BYTES)?;
-        for (i, g) in read_wthor(&bytes)
-            .map_err(|e| format!("{}: {e}", f.display()))?
-            .iter()
-            .enumerate()
-        {
+        for (i, g) in read_wthor_file(f)?.iter().enumerate() {
             // The theoretical score: perfect play from the database's solving depth.
             let black = 2 * g.theoretical_black - 64;
             match book.add_game_unpropagated(Board::start(), Color::Black, &g.moves, black, a.plies)
@@ -84,7 +72,7 @@ pub fn build_book(a: BuildBook<'_>) -> Result<(), String> {
     }
     for f in a.ggf {
         let text = crate::bounded_read::read_to_string_capped(f, MAX_GGF_BYTES)?;
-        for (i, rec) in ggf_records(&text).enumerate() {
+        for (i, rec) in records(&text).enumerate() {
             let g = match GgfGame::parse(rec) {
                 Ok(g) => g,
                 Err(e) => {
@@ -112,15 +100,18 @@ pub fn build_book(a: BuildBook<'_>) -> Result<(), String> {
     book.propagate();
     let pruned = book.prune(a.min_games);
     book.save(a.out)?;
-    println!(
+    let io = |e: std::io::Error| format!("output: {e}");
+    writeln!(
+        report,
         "{games} games added ({skipped} skipped), {} positions ({pruned} reached by fewer than {} games left out); wrote {}",
         book.len(),
         a.min_games,
         a.out.display()
-    );
+    )
+    .map_err(io)?;
     let start = Board::start();
     if let Some((v, n)) = book.lookup(&start) {
-        println!("start: value {v:+.2} for black over {n} games");
+        writeln!(report, "start: value {v:+.2} for black over {n} games").map_err(io)?;
     }
     // The main line the book would play, while it has trusted moves.
     let (mut b, mut line) = (start, Vec::new());
@@ -136,8 +127,7 @@ pub fn build_book(a: BuildBook<'_>) -> Result<(), String> {
             b = b.pass();
         }
     }
-    println!("book line: {}", line.join(" "));
-    Ok(())
+    writeln!(report, "book line: {}", line.join(" ")).map_err(io)
 }
 
 #[cfg(test)]
@@ -147,7 +137,7 @@ mod tests {
     #[test]
     fn ggf_files_split_into_records_and_results_come_from_re_or_the_board() {
         let text = "junk (;GM[Othello]RE[+12.000]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\n(;GM[Othello]RE[?]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6];) tail (; unfinished";
-        let recs: Vec<&str> = ggf_records(text).collect();
+        let recs: Vec<&str> = records(text).collect();
         assert_eq!(recs.len(), 2);
         let g = GgfGame::parse(recs[0]).unwrap();
         assert_eq!(ggf_black_result(&g), Some(12));

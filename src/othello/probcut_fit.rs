@@ -1,29 +1,28 @@
-//! `quartet bench othello probcut-fit`: the error table of `othello::probcut`, measured.
+//! `quartet train othello probcut`: the error table of `probcut.rs`, measured.
 //!
 //! Each sampled position is searched at every depth from 0 to `max_depth` with a full
 //! window and ProbCut off; for each node depth `D` the difference `v_D - v_shallow(D)` is
 //! gathered by stage bucket, and its mean and standard deviation printed as the table's
 //! rows (centi-discs).
-use crate::othello::board::Board;
-use crate::othello::evaluator::Evaluator;
-use crate::othello::probcut::{bucket, shallow, BUCKETS, MIN_DEPTH};
-use crate::othello::search::Searcher;
-use crate::othello::selfplay::parse_line;
+use super::board::Board;
+use super::evaluator::Evaluator;
+use super::probcut::{bucket, shallow, BUCKETS, MIN_DEPTH};
+use super::search::Searcher;
+use super::selfplay::read_file;
+use std::io::Write;
+use std::path::Path;
 
+/// Searches `count` midgame positions spread over the positions file `positions` with
+/// `eval` and writes the table rows (as Rust source) to `report`; progress goes to stderr.
 pub fn probcut_fit(
-    positions: &std::path::Path,
+    positions: &Path,
     count: usize,
     max_depth: u32,
     hash_mb: usize,
     eval: Evaluator,
+    report: &mut impl Write,
 ) -> Result<(), String> {
-    let text = crate::bounded_read::read_capped(positions, 1 << 30)?;
-    let text = String::from_utf8(text).map_err(|_| format!("{}: not text", positions.display()))?;
-    let boards: Vec<Board> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| parse_line(l).map_err(|e| format!("{}:{}: {e}", positions.display(), i + 1)))
-        .collect::<Result<Vec<_>, _>>()?
+    let boards: Vec<Board> = read_file(positions)?
         .into_iter()
         .map(|l| l.board)
         .filter(|b| (20..=56).contains(&b.empties().count_ones()) && b.moves() != 0)
@@ -53,7 +52,8 @@ pub fn probcut_fit(
             eprintln!("{done} positions");
         }
     }
-    println!("// {done} positions from {}, depths {MIN_DEPTH}..={max_depth}; per bucket (20+8k empties): (mean, sd) [count]", positions.display());
+    let io = |e: std::io::Error| format!("output: {e}");
+    writeln!(report, "// {done} positions from {}, depths {MIN_DEPTH}..={max_depth}; per bucket (20+8k empties): (mean, sd) [count]", positions.display()).map_err(io)?;
     for (r, row) in acc.iter().enumerate() {
         let cells: Vec<String> = row
             .iter()
@@ -65,13 +65,15 @@ pub fn probcut_fit(
             })
             .collect();
         let counts: Vec<String> = row.iter().map(|a| a.0.to_string()).collect();
-        println!(
+        writeln!(
+            report,
             "    [{}], // D={} d={} [{}]",
             cells.join(", "),
             r as u32 + MIN_DEPTH,
             shallow(r as u32 + MIN_DEPTH),
             counts.join(" ")
-        );
+        )
+        .map_err(io)?;
     }
     Ok(())
 }

@@ -1,0 +1,29 @@
+#!/bin/sh
+# quartet's Othello engine (1 s a move) against Zebra at a fixed depth, refereed by
+# `quartet match othello` on random 6-ply openings, each played with both colours.
+#
+# usage: scripts/othello_vs_zebra.sh ZEBRA_DIR [ROUNDS=10] [OUT_DIR]
+# ZEBRA_DIR holds Zebra's console binary (github.com/lk16/zebra, with the one-move print that
+# scripts/zebra_gtp.py describes) and its coeffs2.bin.
+# env: QUARTET (default target/release/quartet), QUARTET_ARGS (default none),
+#      ZEBRA_DEPTH="21 22 24" (midgame depth, exact and WLD empties; 21/22/24 spends about
+#      1 s a move on one core, as quartet does), SEED (1), CONCURRENCY (1).
+set -eu
+if [ $# -lt 1 ]; then
+    echo "usage: $0 ZEBRA_DIR [ROUNDS] [OUT_DIR]" >&2
+    exit 2
+fi
+ZEBRA_DIR=$1
+ROUNDS=${2:-10}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${3:-$ROOT/target/match-vs-zebra}
+QUARTET=${QUARTET:-$ROOT/target/release/quartet}
+ZEBRA_DEPTH=${ZEBRA_DEPTH:-21 22 24}
+[ -x "$QUARTET" ] || { echo "$QUARTET missing: run cargo build --release" >&2; exit 2; }
+[ -x "$ZEBRA_DIR/zebra" ] || { echo "$ZEBRA_DIR/zebra missing (see scripts/zebra_gtp.py)" >&2; exit 2; }
+exec "$QUARTET" match othello \
+    --engine "name=quartet st=1 cmd=$QUARTET othello ${QUARTET_ARGS:-}" \
+    --engine "name=zebra cmd=python3 $ROOT/scripts/zebra_gtp.py $ZEBRA_DIR $ZEBRA_DEPTH" \
+    --rounds "$ROUNDS" --random-openings 6 --seed "${SEED:-1}" \
+    --time-margin 0.5 --hang-timeout 300 --concurrency "${CONCURRENCY:-1}" \
+    --out "$OUT" --json "$OUT/results.json"

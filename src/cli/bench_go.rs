@@ -1,0 +1,75 @@
+//! `quartet bench go`: light or heavy playouts per second on the empty board, one
+//! thread; with `--threads N`, simulations per second of the tree search on N threads.
+use clap::Args;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct BenchGoArgs {
+    /// Board size (the empty board is played out or searched).
+    #[arg(long, default_value_t = 9)]
+    pub boardsize: usize,
+    /// How long to run, in seconds (0 to 3600).
+    #[arg(long, default_value_t = 5.0)]
+    pub seconds: f64,
+    /// Use the search's heavy playout policy instead of light random playouts.
+    #[arg(long)]
+    pub heavy: bool,
+    /// Run the whole search (one tree shared by this many threads, 1 to 256) instead of
+    /// bare playouts; unset: bare playouts on one thread.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the random numbers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Tree priors of the `--threads` search, as `quartet go --priors` (`mm`, `classic`
+    /// or `mm-replace`).
+    #[arg(long, default_value = "mm")]
+    pub priors: String,
+    /// Weights file for `--priors mm*`; unset: the built-in one.
+    #[arg(long)]
+    pub mm_weights: Option<String>,
+}
+
+pub fn run(a: BenchGoArgs) -> Result<(), String> {
+    if !crate::go::board::valid_size(a.boardsize) {
+        return Err(format!("unacceptable board size {}", a.boardsize));
+    }
+    if !(a.seconds > 0.0 && a.seconds <= 3600.0) {
+        return Err("--seconds must be in (0, 3600]".into());
+    }
+    let (size, duration) = (a.boardsize, Duration::from_secs_f64(a.seconds));
+    if let Some(threads) = a.threads {
+        if threads == 0 || threads > 256 {
+            return Err("--threads must be between 1 and 256".into());
+        }
+        super::go::install_priors(
+            &a.priors,
+            a.mm_weights.as_deref(),
+            super::go::DEFAULT_MM_WEIGHT,
+            false,
+        )?;
+        let r = crate::go::bench::search_rate(size, duration, threads, a.seed);
+        println!(
+            "go {size}x{size} search, {threads} thread(s): {} simulations in {:.2} s = {:.0}/s, {:.2} CPU-s ({:.0} per CPU-second), {} nodes",
+            r.simulations,
+            r.seconds,
+            r.simulations as f64 / r.seconds,
+            r.cpu_seconds,
+            r.simulations as f64 / r.cpu_seconds.max(1e-9),
+            r.nodes
+        );
+        return Ok(());
+    }
+    let r = crate::go::bench::playout_rate(size, duration, a.heavy, a.seed);
+    println!(
+        "go {size}x{size} {} playouts: {} in {:.2} s = {:.0} playouts/s ({:.0} per CPU-second of this thread), {:.1} stones at the end, black wins (komi 7.5) {:.1}%",
+        if a.heavy { "heavy" } else { "light" },
+        r.playouts,
+        r.seconds,
+        r.playouts as f64 / r.seconds,
+        r.playouts as f64 / r.cpu_seconds.max(1e-9),
+        r.moves as f64 / r.playouts as f64,
+        100.0 * r.black_wins as f64 / r.playouts as f64
+    );
+    Ok(())
+}

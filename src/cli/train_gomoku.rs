@@ -1,0 +1,117 @@
+//! `quartet train gomoku ...`: self-play games and the fit of the line-pattern weights.
+use crate::gomoku::selfplay::{self, SelfPlay};
+use crate::gomoku::train::{fit_files, FitFiles};
+use crate::gomoku::weights::ClassWeights;
+use clap::Subcommand;
+use std::path::PathBuf;
+
+#[derive(Subcommand, Debug)]
+pub enum TrainGomoku {
+    /// Self-play games of the full engine at a fixed depth from random openings (15x15
+    /// freestyle), appended to a binary positions file (format: src/gomoku/selfplay.rs).
+    Selfplay {
+        /// The positions file (created, or appended to).
+        #[arg(long)]
+        out: PathBuf,
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Search depth of every move (1 to 20).
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Fewest random opening plies (in the central square).
+        #[arg(long, default_value_t = 2)]
+        min_random: usize,
+        /// Most random opening plies (at most 40).
+        #[arg(long, default_value_t = 6)]
+        max_random: usize,
+        /// Seconds a move may take at most (the depth is the real limit).
+        #[arg(long, default_value_t = 2.0)]
+        move_cap: f64,
+        /// Evaluation weights of the players (`classic`, `learnt` or a file).
+        #[arg(long, default_value = "classic")]
+        eval: String,
+        /// Plain alpha-beta players (no VCF/VCT at the root): many times faster.
+        #[arg(long)]
+        no_threats: bool,
+    },
+    /// Fit the line-pattern class weights to `selfplay` files (logistic regression on the
+    /// results blended with the search scores); print the held-out errors and write the
+    /// weights file (format: src/gomoku/weights.rs; loadable with `quartet gomoku --eval`).
+    Fit {
+        /// Files written by `quartet train gomoku selfplay`.
+        #[arg(long, required = true, num_args = 1..)]
+        positions: Vec<PathBuf>,
+        /// The weights file written.
+        #[arg(long)]
+        out: PathBuf,
+        /// Share of the game result in the target (the rest: the search score), 0 to 1.
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
+        /// L2 penalty on the standardised weights, 0 to 1.
+        #[arg(long, default_value_t = 1e-4)]
+        l2: f64,
+        /// Every N-th game is held out of the fit and measured (at least 2).
+        #[arg(long, default_value_t = 10)]
+        holdout: usize,
+        /// Write the fit over the cell classes alone (a version 1 file), not the one with
+        /// the per-direction line categories; both are fitted and measured either way.
+        #[arg(long)]
+        no_lines: bool,
+    },
+}
+
+pub fn run(what: TrainGomoku) -> Result<(), String> {
+    match what {
+        TrainGomoku::Selfplay {
+            out,
+            games,
+            seed,
+            depth,
+            min_random,
+            max_random,
+            move_cap,
+            eval,
+            no_threats,
+        } => {
+            if !(1..=20).contains(&depth) || min_random > max_random || max_random > 40 {
+                return Err("--depth 1..=20, --min-random <= --max-random <= 40".into());
+            }
+            if !(move_cap > 0.0 && move_cap <= 3600.0) {
+                return Err("--move-cap must be in (0, 3600] seconds".into());
+            }
+            let cfg = SelfPlay {
+                size: 15,
+                random_plies: min_random..=max_random,
+                depth,
+                move_cap: std::time::Duration::from_secs_f64(move_cap),
+                weights: ClassWeights::load(&eval)?,
+                threats: !no_threats,
+            };
+            selfplay::run(&out, games, seed, &cfg)
+        }
+        TrainGomoku::Fit {
+            positions,
+            out,
+            lambda,
+            l2,
+            holdout,
+            no_lines,
+        } => {
+            if !(0.0..=1.0).contains(&lambda) || !(0.0..=1.0).contains(&l2) || holdout < 2 {
+                return Err("--lambda and --l2 in [0, 1], --holdout at least 2".into());
+            }
+            let f = FitFiles {
+                positions,
+                lambda,
+                l2,
+                holdout,
+                lines: !no_lines,
+            };
+            fit_files(&f, &out, &mut std::io::stdout().lock())
+        }
+    }
+}
