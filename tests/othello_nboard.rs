@@ -158,7 +158,7 @@ fn a_full_nboard_session() {
     e.send("move D6/2.00/0.3");
     assert_eq!(hinted_moves(&mut e), set(WHITE_MOVES_AFTER_D6));
 
-    // A new line stops a running hint: `ping` is answered after the hint's `status`, fast.
+    // `ping` stops a running hint: it is answered after the hint's `status`, fast.
     e.send("set depth 60");
     assert_eq!(next(&mut e), "set myname quartet");
     e.send("hint 1");

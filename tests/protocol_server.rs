@@ -1,6 +1,8 @@
 //! Drives the shared GTP server with a tiny fake engine over in-memory pipes and compares
 //! whole transcripts byte for byte. Expected answers follow the GTP 2 spec's answer format.
-use quartet::protocol::{serve, CommandSpec, GtpEngine, GtpError, Reply, Stream};
+use quartet::protocol::{
+    serve, serve_watched, CommandSpec, GtpEngine, GtpError, Outstanding, Reply, Stream,
+};
 use quartet::search::StopToken;
 use std::time::{Duration, Instant};
 
@@ -21,6 +23,20 @@ fn think(e: &mut Fake, _: &[String]) -> Reply {
         std::thread::sleep(Duration::from_millis(1));
     }
     Ok("done".into())
+}
+
+/// A search with no bound of its own (10 s guard): answers when its token stops.
+fn wait(e: &mut Fake, _: &[String]) -> Reply {
+    let start = Instant::now();
+    while !e.stop.is_stopped() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(if e.stop.is_stopped() {
+        "stopped"
+    } else {
+        "guard"
+    }
+    .into())
 }
 
 /// An analysis stream: one line at once, then one per 10 ms until stopped (10 s guard).
@@ -66,12 +82,13 @@ fn boom(_: &mut Fake, _: &[String]) -> Reply {
     panic!("deliberate test panic")
 }
 
-static COMMANDS: [CommandSpec<Fake>; 7] = [
+static COMMANDS: [CommandSpec<Fake>; 8] = [
     CommandSpec::new("play", play),
     CommandSpec::new("echo", echo),
     CommandSpec::new("showboard", board),
     CommandSpec::new("boom", boom),
     CommandSpec::new("think", think),
+    CommandSpec::new("wait", wait),
     CommandSpec::analysis("watch", watch),
     CommandSpec::streaming("think_aloud", think_aloud),
 ];
@@ -113,7 +130,7 @@ async fn administrative_commands() {
         out,
         "= 2\n\n=1 Fake\n\n=2 0.1\n\n= true\n\n= true\n\n=3 false\n\n? syntax error\n\n\
          = protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\n\
-         gogui-interrupt\ncputime\nplay\necho\nshowboard\nboom\nthink\nwatch\nthink_aloud\n\n"
+         gogui-interrupt\ncputime\nplay\necho\nshowboard\nboom\nthink\nwait\nwatch\nthink_aloud\n\n"
     );
 }
 
@@ -224,14 +241,9 @@ async fn blocking_handlers_do_not_starve_a_current_thread_runtime() {
 
 #[tokio::test]
 async fn pipelined_commands_are_answered_in_order_and_do_not_stop_a_search() {
+    // End of input follows at once: the searches still run to their bound.
     let (_, out) = transcript(b"1 think\n2 echo a\n3 think\n4 echo b\n5 name\n".to_vec()).await;
-    // End of input follows at once and stops the searches; what is checked is the order.
-    let ids: Vec<&str> = out
-        .split("\n\n")
-        .filter(|a| !a.is_empty())
-        .map(|a| a.split(' ').next().unwrap())
-        .collect();
-    assert_eq!(ids, ["=1", "=2", "=3", "=4", "=5"], "{out:?}");
+    assert_eq!(out, "=1 done\n\n=2 a\n\n=3 done\n\n=4 b\n\n=5 Fake\n\n");
 }
 
 #[tokio::test]
@@ -245,6 +257,14 @@ async fn interrupt_stops_the_latest_command_only() {
 async fn any_new_line_ends_an_analysis_stream_then_runs() {
     let (_, out) = transcript(b"7 watch\n8 echo next\n".to_vec()).await;
     assert_eq!(out, "=7\ninfo tick\n\n=8 next\n\n");
+    // `quit` is such a line; end of input ends a stream too (it has no end of its own).
+    let (engine, out) = transcript(b"7 watch\n8 quit\n".to_vec()).await;
+    assert_eq!(out, "=7\ninfo tick\n\n=8\n\n");
+    assert!(engine.quit_called);
+    let (_, out) = transcript(b"7 watch\n".to_vec()).await;
+    assert_eq!(out, "=7\ninfo tick\n\n");
+    let (_, out) = transcript(b"7 watch".to_vec()).await;
+    assert_eq!(out, "=7\ninfo tick\n\n");
     // A bad argument is an ordinary error, before any header.
     let (_, out) = transcript(b"7 watch x\n".to_vec()).await;
     assert_eq!(out, "?7 syntax error\n\n");
@@ -257,10 +277,13 @@ async fn a_streaming_genmove_is_not_ended_by_new_input_but_by_interrupt() {
 }
 
 #[tokio::test]
-async fn quit_stops_the_running_search() {
-    let (engine, out) = transcript(b"1 think\n2 quit\n".to_vec()).await;
-    assert_eq!(out, "=1 stopped\n\n=2\n\n");
+async fn quit_waits_for_the_running_search() {
+    let (engine, out) = transcript(b"1 think\n2 quit\n3 echo never\n".to_vec()).await;
+    assert_eq!(out, "=1 done\n\n=2\n\n");
     assert!(engine.quit_called);
+    // A streaming genmove is an ordinary command: it runs to its bound too.
+    let (_, out) = transcript(b"3 think_aloud\nquit\n".to_vec()).await;
+    assert_eq!(out, "=3\ninfo thought\nplay done\n\n=\n\n");
 }
 
 #[tokio::test]
@@ -270,7 +293,7 @@ async fn gogui_interrupt_is_known_and_harmless() {
 }
 
 /// A reader that hands out its lines slowly and then never ends (a controller that keeps
-/// the pipe open), so the first search is not stopped by end of input.
+/// the pipe open).
 struct Slow {
     data: Vec<u8>,
     pos: usize,
@@ -305,18 +328,44 @@ impl tokio::io::AsyncRead for Slow {
     }
 }
 
-#[tokio::test]
-async fn a_line_arriving_during_a_search_waits_for_it_and_quit_stops_it() {
-    let input = Slow {
-        data: b"1 think\n2 echo a\n3 quit\n".to_vec(),
+fn slow(data: &[u8]) -> Slow {
+    Slow {
+        data: data.to_vec(),
         pos: 0,
         delay: None,
-    };
+    }
+}
+
+#[tokio::test]
+async fn a_line_arriving_during_a_search_waits_for_it_and_so_does_quit() {
+    let input = slow(b"1 think\n2 echo a\n3 quit\n");
     let (_, out) = serve(Fake::default(), input, Vec::new())
         .await
         .expect("serve");
     let out = String::from_utf8(out).unwrap();
-    // `2 echo a` arrived 100 ms into the 300 ms search and did not stop it; `3 quit`
-    // (at 200 ms) did.
-    assert_eq!(out, "=1 stopped\n\n=2 a\n\n=3\n\n");
+    // `2 echo a` arrived 100 ms into the 300 ms search and `3 quit` at 200 ms: neither
+    // stopped it.
+    assert_eq!(out, "=1 done\n\n=2 a\n\n=3\n\n");
+}
+
+#[tokio::test]
+async fn a_departed_controller_stops_the_running_command_and_runs_no_other() {
+    let outstanding = Outstanding::new();
+    let gone = outstanding.clone();
+    // The input never ends; `1 wait` arrives at 100 ms, `2 echo a` at 200 ms.
+    let input = slow(b"1 wait\n2 echo a\n");
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        gone.controller_gone();
+    });
+    let started = Instant::now();
+    let (engine, out) = serve_watched(Fake::default(), input, Vec::new(), outstanding)
+        .await
+        .expect("serve");
+    let took = started.elapsed();
+    // The stopped command's answer is still written (a real closed pipe refuses it), the
+    // queued one never runs, and the session ends as after `quit`.
+    assert_eq!(String::from_utf8(out).unwrap(), "=1 stopped\n\n");
+    assert!(engine.quit_called);
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }

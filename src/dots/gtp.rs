@@ -269,7 +269,7 @@ fn loadgame(e: &mut DotsEngine, args: &[String]) -> Reply {
 
 /// `solve`: the exact value for the side to move (future boxes, theirs minus the
 /// opponent's) and a best edge, e.g. `-3 b2-c2`; `? too large` past the limit, and
-/// `? not solved in T s` when `--solve-time` (or `# interrupt`, `quit`, end of input)
+/// `? not solved in T s` when `--solve-time` (or `# interrupt`, or a departed controller)
 /// stops it first.
 fn solve(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;

@@ -12,15 +12,21 @@
 //! a horizontal line, from the top; column of a vertical one, from the left); `J` is the
 //! segment on it (column of a horizontal segment, row from the top of a vertical one).
 //!
-//! This module parses, keeps the game and formats, and `run_stdio` owns stdin/stdout; the
-//! `Player` chooses the edges. Nothing the platform sends can panic: a command it cannot
-//! use is logged (stderr) and ignored, and the board changes only when a whole turn is legal.
+//! This module parses, keeps the game and formats; the `Player` chooses the edges, and
+//! [`run_stdio`] reads the platform's lines one at a time, each answered before the next
+//! is read. Nothing the platform sends can panic: a command it cannot use is logged
+//! (stderr) and ignored, and the board changes only when a whole turn is legal.
+//!
+//! The protocol has no command that stops a turn: each runs to its move time, and `quit`
+//! or the end of input is read after it. Only the platform leaving (nobody reads stdout
+//! any more, [`crate::protocol::controller`]) stops a running search, and the engine exits.
 use super::geometry::Geometry;
 use super::player::Player;
 use super::Board;
 use crate::color::Color;
 use crate::protocol::lines::{excerpt, read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
-use crate::search::TimeManager;
+use crate::search::{StopToken, TimeManager};
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 /// `KIJ` for edge `e` (the caller keeps `e` on the board).
@@ -77,6 +83,8 @@ pub struct SauEngine {
     /// try must start elsewhere, or a deterministic player would offer the same turn for
     /// ever.
     refused: Vec<usize>,
+    /// Stops every search of the session: tripped only when the platform has left.
+    stop: StopToken,
 }
 
 /// Longest excerpt of a platform line copied into a warning.
@@ -91,7 +99,13 @@ impl SauEngine {
             time: TimeManager::new(move_time),
             last_turn: Vec::new(),
             refused: Vec::new(),
+            stop: StopToken::new(),
         }
+    }
+
+    /// The token that stops the session's searches (for the output watcher).
+    pub fn stop_token(&self) -> StopToken {
+        self.stop.clone()
     }
 
     /// Readies the player's search tables for the board (see `Player::prepare`).
@@ -212,10 +226,13 @@ impl SauEngine {
             } else {
                 &[]
             };
-            let Some(e) = self
-                .player
-                .choose_avoiding(&self.board, soft, hard, None, avoid)
-            else {
+            let Some(e) = self.player.choose_avoiding(
+                &self.board,
+                soft,
+                hard,
+                Some(self.stop.clone()),
+                avoid,
+            ) else {
                 if !avoid.is_empty() {
                     tracing::warn!("error: every edge has been refused here; no move left");
                 }
@@ -251,14 +268,16 @@ impl SauEngine {
     }
 }
 
-/// The SAU loop: one platform line in, the engine's lines out (flushed at once). Lines
-/// are capped like GTP's ([`MAX_LINE`]): a longer one is drained and ignored.
-pub fn run_stdio(mut engine: SauEngine) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout();
+/// Serves the platform on stdin/stdout: one line in, the engine's lines out (flushed at
+/// once), until `quit`, the end of input or the platform leaving. Lines are capped like
+/// GTP's ([`MAX_LINE`]): a longer one is drained and ignored.
+pub fn run_stdio(mut engine: SauEngine) -> io::Result<()> {
+    let stop = engine.stop_token();
+    crate::protocol::controller::watch_stdout(move || stop.stop());
+    let mut out = io::stdout();
     let mut failed = None;
     let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
-    read_lines(std::io::stdin().lock(), splitter, |line| {
+    read_lines(io::stdin().lock(), splitter, |line| {
         let bytes = match line {
             Line::TooLong { len, .. } => {
                 tracing::warn!("line of {len} bytes ignored (the limit is {MAX_LINE})");
@@ -281,7 +300,14 @@ pub fn run_stdio(mut engine: SauEngine) -> std::io::Result<()> {
             }
         }
     });
-    failed.map_or(Ok(()), Err)
+    match failed {
+        None => Ok(()),
+        Some(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            tracing::info!("output closed by the platform");
+            Ok(())
+        }
+        Some(e) => Err(e),
+    }
 }
 
 #[cfg(test)]

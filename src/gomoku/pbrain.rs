@@ -2,14 +2,21 @@
 //! top-left corner, 0-based. The brain answers `OK`, a move `x,y`, `ERROR msg`, `MESSAGE ..`
 //! or `UNKNOWN`.
 //!
-//! Threads: one reader thread splits the input into lines ([`crate::protocol::lines`], any newline ends a line) and
-//! feeds them, stamped with their arrival, to the dispatcher over a bounded channel. On
-//! `END` the reader also trips the stop token of the running search through [`EndSignal`]
-//! (the search returns at once, and commands still queued are answered without thinking)
-//! and arms a watchdog that exits the process 900 ms later, so the brain leaves within 1 s
-//! of END whatever it is doing. The dispatcher ([`Brain::handle_at`]) owns the game and
-//! blocks only for a search, bounded by the turn and match time ([`super::pbrain_clock`])
-//! and by END.
+//! Threads: one reader thread splits the input into lines ([`crate::protocol::lines`], any
+//! newline ends a line) and feeds them, stamped with their arrival, to the dispatcher over
+//! a bounded channel. The dispatcher ([`Brain::handle_at`]) owns the game and answers the
+//! lines in order, blocking only for a search, bounded by the turn and match time
+//! ([`super::pbrain_clock`]). What stops a running search:
+//! - `END`: the protocol says the brain must then terminate as soon as possible (a manager
+//!   kills one that takes a second). The reader trips the search's stop token through
+//!   [`EndSignal`] (the search returns at once, and commands still queued are answered
+//!   without thinking) and arms a watchdog that exits the process 900 ms later, so the
+//!   brain leaves within 1 s of END whatever it is doing;
+//! - the controller leaving (nobody reads stdout any more, [`crate::protocol::controller`]):
+//!   the same stop, and the process exits;
+//! - nothing else. End of input is not END: the lines already read are answered in full
+//!   (a script piped in whole gets the moves it would get line by line), then the brain
+//!   exits.
 use std::io::{self, Write};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
@@ -523,11 +530,14 @@ fn is_end(line: &Line) -> bool {
     matches!(line, Line::Text(t) if t.trim_ascii().eq_ignore_ascii_case(b"END"))
 }
 
-/// Runs the brain on stdin/stdout until END or end of input.
+/// Runs the brain on stdin/stdout until END, end of input (after answering every line
+/// read) or the controller leaving.
 pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()> {
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Line, Instant)>(CHANNEL_LINES);
     let mut brain = Brain::new(config, default_move);
     let end = brain.end_signal();
+    let gone = brain.end_signal();
+    crate::protocol::controller::watch_stdout(move || gone.end());
     std::thread::spawn(move || {
         // Sends a line on; false once END was read or the dispatcher is gone.
         let forward = |line: Line| {
@@ -548,6 +558,20 @@ pub fn run_stdio(config: SearchConfig, default_move: Duration) -> io::Result<()>
             forward,
         );
     });
+    match serve_lines(&mut brain, rx) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            tracing::info!("output closed by the manager");
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// The dispatcher: answers the reader's lines in order until END or the last line.
+fn serve_lines(
+    brain: &mut Brain,
+    rx: std::sync::mpsc::Receiver<(Line, Instant)>,
+) -> io::Result<()> {
     let stdout = io::stdout();
     loop {
         let next = if brain.wants_tables() {

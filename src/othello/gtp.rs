@@ -436,7 +436,7 @@ pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
 
 /// `solve`: exact final disc difference for the side to move and a best move, e.g.
 /// `a2 +38`. Positions with more than `SOLVE_MAX_EMPTIES` empty squares are refused; the
-/// others are bounded by `--solve-time` (and `# interrupt`, `quit`, end of input), after
+/// others are bounded by `--solve-time` (or `# interrupt`, or a departed controller), after
 /// which the answer is `? not solved in T s`.
 fn solve(e: &mut OthelloEngine, args: &[String]) -> Reply {
     no_args(args)?;

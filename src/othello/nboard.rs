@@ -2,9 +2,11 @@
 //! `pong`, `===`, `search`, `status` lines out. See `protocols/othello.md` ("NBoard").
 //!
 //! The engine owns the game (a GGF record) and the searcher; `handle` runs one command to
-//! its end. Searches stop on the caller's token (the stdin reader stops it when the next
-//! line arrives, as the protocol wants of `ping` and of a GUI moving on during `hint`) or
-//! on their time bound. Bad input is logged on stderr and changes nothing; unknown lines
+//! its end, and [`run_stdio`] runs the commands in input order. A search ends at its depth
+//! or time bound, or when its token stops: on `ping` (the protocol: "stop thinking and
+//! respond with pong"; the GUI sends one before it changes the position) and when the
+//! controller is gone. Every other line, `quit` and the end of input included, waits for
+//! the search before it. Bad input is logged on stderr and changes nothing; unknown lines
 //! are ignored, as the protocol asks.
 use super::bitboard::square_name;
 use super::board::Board;
@@ -14,9 +16,12 @@ use super::search::{Searcher, DISC};
 use crate::protocol::lines::{read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
 use crate::search::{Deadline, Limits, StopToken};
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Lines queued between the reader and the engine: bounds memory to this many [`MAX_LINE`]s.
+const CHANNEL_LINES: usize = 16;
 
 /// Midgame depth before the GUI sends `set depth` (it always does before `go`/`hint`).
 const DEFAULT_DEPTH: u32 = 12;
@@ -375,15 +380,30 @@ struct Value {
     nodes: u64,
 }
 
-/// The NBoard loop. A reader thread takes stdin lines into a channel and stops the running
-/// search at each one (NBoard moves on during `hint`; `ping` must stop thinking); this
-/// thread runs the commands in order, so `pong N` comes after all earlier output.
+/// Whether a line is the GUI's `ping n`, which stops the running search.
+fn is_ping(line: &str) -> bool {
+    line.split_whitespace().next() == Some("ping")
+}
+
+/// Serves NBoard on stdin/stdout until `quit`, the end of input (after every line read has
+/// run) or the controller leaving. A reader thread takes the lines into a channel and
+/// stops the running search at each `ping`; this thread runs the commands in order, so
+/// `pong n` comes after everything the earlier commands printed.
 pub fn run_stdio(mut engine: NboardEngine) -> io::Result<()> {
-    let pending = Arc::new(AtomicUsize::new(0));
+    // Pings read but not yet run: a search that starts before one of them is stale.
+    let pings = Arc::new(AtomicUsize::new(0));
     let current = Arc::new(Mutex::new(StopToken::new()));
-    let (tx, rx) = mpsc::channel::<String>();
+    let gone = Arc::new(AtomicBool::new(false));
     {
-        let (pending, current) = (Arc::clone(&pending), Arc::clone(&current));
+        let (current, gone) = (Arc::clone(&current), Arc::clone(&gone));
+        crate::protocol::controller::watch_stdout(move || {
+            gone.store(true, Ordering::SeqCst);
+            current.lock().unwrap_or_else(|e| e.into_inner()).stop();
+        });
+    }
+    let (tx, rx) = mpsc::sync_channel::<String>(CHANNEL_LINES);
+    {
+        let (pings, current) = (Arc::clone(&pings), Arc::clone(&current));
         std::thread::spawn(move || {
             let splitter = LineSplitter::new(MAX_LINE, LineEnds::Lf);
             read_lines(io::stdin().lock(), splitter, |line| {
@@ -394,26 +414,36 @@ pub fn run_stdio(mut engine: NboardEngine) -> io::Result<()> {
                     }
                     Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                 };
-                // Counted before the stop, so the loop never starts a search that misses
-                // a line already here (it checks the count after installing its token).
-                // The stop comes before the send: the token the loop installs for this
-                // very line must not be stopped by it.
-                pending.fetch_add(1, Ordering::SeqCst);
-                current.lock().unwrap_or_else(|e| e.into_inner()).stop();
+                if is_ping(&text) {
+                    // Counted before the stop, so the loop never starts a search that
+                    // misses a ping already here (it checks the count after installing its
+                    // token). The stop comes before the send: the token the loop installs
+                    // for the ping itself must not be stopped by it.
+                    pings.fetch_add(1, Ordering::SeqCst);
+                    current.lock().unwrap_or_else(|e| e.into_inner()).stop();
+                }
                 tx.send(text).is_ok()
             });
         });
     }
     let mut out = io::stdout();
     for line in rx {
-        pending.fetch_sub(1, Ordering::SeqCst);
+        if is_ping(&line) {
+            pings.fetch_sub(1, Ordering::SeqCst);
+        }
         let stop = StopToken::new();
         *current.lock().unwrap_or_else(|e| e.into_inner()) = stop.clone();
-        if pending.load(Ordering::SeqCst) > 0 {
+        if pings.load(Ordering::SeqCst) > 0 || gone.load(Ordering::SeqCst) {
             stop.stop();
         }
-        if engine.handle(&line, &stop, &mut out)? == Flow::Quit {
-            break;
+        match engine.handle(&line, &stop, &mut out) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => break,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                tracing::info!("output closed by the GUI");
+                break;
+            }
+            Err(e) => return Err(e),
         }
     }
     Ok(())

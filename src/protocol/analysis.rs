@@ -227,8 +227,8 @@ pub fn format_line(snap: &Snapshot, style: Style, args: &AnalyzeArgs) -> String 
 /// When no interval is given the search still runs, in steps of this length.
 const SILENT_STEP: Duration = Duration::from_millis(100);
 
-/// Streams an analysis until the command's token stops (new input, `# interrupt`,
-/// `quit`, end of input) or `limit` passes. `step(budget, stop)` searches for about
+/// Streams an analysis until the command's token stops (new input, end of input,
+/// `# interrupt`, a departed controller) or `limit` passes. `step(budget, stop)` searches for about
 /// `budget` (returning early when `stop` trips) and returns the current snapshot; a line
 /// is written after each step when an interval was asked for. Returns the last snapshot.
 pub fn stream_analysis(

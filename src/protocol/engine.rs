@@ -46,7 +46,8 @@ pub enum Run<E: 'static> {
     Plain(Handler<E>),
     /// Streams lines while it runs. `ends_on_input`: any new input line stops it (the
     /// `lz-analyze` family); otherwise it is an ordinary command that only streams
-    /// (`lz-genmove_analyze`), stopped like `genmove` by `# interrupt`, `quit` or EOF.
+    /// (`lz-genmove_analyze`), stopped like `genmove` by `# interrupt` (or a departed
+    /// controller), and otherwise run to its own bound.
     Stream {
         handler: StreamHandler<E>,
         ends_on_input: bool,
@@ -108,8 +109,9 @@ impl<E: 'static> CommandSpec<E> {
 /// at a time and in input order. A searching handler blocks the dispatcher (not the input
 /// reader) until its search ends, which must happen promptly once the command's
 /// [`StopToken`] (given by [`GtpEngine::begin_command`]) is stopped: the server stops it on
-/// `# interrupt`, on `quit` or end of input, and, for analysis streams, on any new input
-/// line. The administrative commands (`protocol_version`, `name`, `version`,
+/// `# interrupt`, when nobody reads the output any more, and, for analysis streams, on any
+/// new input line or the end of input (`quit` and end of input wait for every other
+/// command). The administrative commands (`protocol_version`, `name`, `version`,
 /// `known_command`, `list_commands`, `quit`) are answered by the server itself.
 pub trait GtpEngine: Send + 'static {
     fn name(&self) -> &str;
@@ -127,8 +129,9 @@ pub trait GtpEngine: Send + 'static {
     /// already flushed): a pondering engine starts thinking here. Must not block.
     fn end_command(&mut self, _name: &str) {}
 
-    /// Called once when the server stops (after `quit` is answered, or at EOF on input),
-    /// on the dispatcher thread. Engines with worker threads stop and join them here.
+    /// Called once when the server stops (after `quit` is answered, at end of input once
+    /// every command is answered, or when the controller is gone), on the dispatcher
+    /// thread. Engines with worker threads stop and join them here.
     /// Must not block for long: the process exits right after.
     fn on_quit(&mut self) {}
 }

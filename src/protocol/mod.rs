@@ -3,14 +3,17 @@
 pub mod analysis;
 pub mod answer;
 pub mod args;
+pub mod controller;
 pub mod coords;
 pub mod engine;
 pub mod framing;
 pub mod lines;
+pub mod pending;
 pub mod server;
 pub mod shared_commands;
 pub mod stream;
 
 pub use engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Handler, Reply, Run};
-pub use server::{run_stdio, serve};
+pub use pending::{Outstanding, INTERRUPT_LINE};
+pub use server::{run_stdio, serve, serve_watched};
 pub use stream::Stream;

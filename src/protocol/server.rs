@@ -1,18 +1,24 @@
 //! The GTP server loop shared by every engine.
 //!
+//! Commands run in input order, each to its own bound (its clock, `--solve-time`, the
+//! analysis rules): a script piped in whole gets the same answers as one sent line by line.
+//!
 //! Threads and their contracts:
 //! - one **reader task** (tokio) splits the input into lines and sends them over a bounded
 //!   channel. It never holds more than [`MAX_LINE`] bytes of one line: a longer line is
 //!   drained up to its LF and replaced by a "too long" marker carrying its first bytes (to
 //!   echo the id). So binary garbage costs bounded memory and never stalls the loop.
 //!   Every line it forwards carries a fresh [`StopToken`] for the command it holds; the
-//!   reader keeps the tokens of the commands not yet answered, so while a search runs it
-//!   can still act on input (the only input-side effects on a running command):
+//!   tokens of the commands not yet answered are kept in [`Outstanding`], so input can
+//!   still act on a running command. The only input-side effects on it:
 //!   - the line `# interrupt` (GoGui's convention) stops the latest command sent; GTP
 //!     ignores comment lines, so it gets no answer of its own;
-//!   - any line after an analysis command (`lz-analyze` ...) stops that stream;
-//!   - `quit` and end of input stop every command not yet answered, so the process exits
-//!     within one search poll (well under 0.5 s) whatever runs.
+//!   - any line after an analysis command (`lz-analyze` ...) stops that stream, and so
+//!     does end of input (a stream has no end of its own);
+//!   - nothing else: `quit` and end of input wait for the commands before them.
+//! - the **output watcher** (run_stdio only, [`super::controller`]) notices when nobody
+//!   reads stdout any more: it stops every command not yet answered and ends the reader,
+//!   so the process exits within a fraction of a second whatever the clocks say.
 //! - one **dispatcher** on a blocking thread (`spawn_blocking`) owns the engine and the
 //!   output. It parses each line, runs the handler (which blocks for as long as its search
 //!   is allowed or until its token stops), writes the answer and flushes it. Answers come
@@ -24,9 +30,9 @@
 //!
 //! A panicking handler is a bug, but it must not kill a game in progress: the panic is
 //! caught, answered with `? internal error` and logged (the engine state may be suspect).
-use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
@@ -35,6 +41,7 @@ use super::answer::format_reply;
 use super::engine::{Command, CommandSpec, Flow, GtpEngine, GtpError, Reply, Run};
 use super::framing::{leading_id, parse_line};
 use super::lines::{Line, LineEnds, LineSplitter, MAX_LINE};
+use super::pending::{Admission, Job, Outstanding};
 use super::stream::Stream;
 use crate::search::StopToken;
 
@@ -60,113 +67,48 @@ pub fn cpu_seconds() -> f64 {
     crate::cpu_time::process_seconds().unwrap_or(0.0)
 }
 
-/// The interrupt line GoGui sends while it waits for an answer (its Stop button).
-pub const INTERRUPT_LINE: &str = "# interrupt";
-
-/// One framed input line.
-/// A line on its way to the dispatcher with the stop token of the command it holds.
-struct Job {
-    line: Line,
-    stop: StopToken,
-}
-
-/// The reader's view of the commands sent but not yet answered (at most the channel's
-/// capacity plus the one running and the one being sent, so a short queue suffices).
-struct Pending {
-    /// Oldest first: (token, whether the command is an analysis stream).
-    tokens: VecDeque<(StopToken, bool)>,
-    /// Names of the engine's commands that end on new input.
-    analysis: Vec<&'static str>,
-}
-
-impl Pending {
-    fn new(analysis: Vec<&'static str>) -> Pending {
-        Pending {
-            tokens: VecDeque::new(),
-            analysis,
-        }
-    }
-
-    /// Acts on one framed line; returns the job to forward, if any.
-    fn admit(&mut self, line: Line) -> Option<Job> {
-        if let Line::Text(bytes) = &line {
-            if is_interrupt(bytes) {
-                if let Some((t, _)) = self.tokens.back() {
-                    t.stop();
-                }
-                return None;
-            }
-        }
-        // A new line (even a blank one, as KataGo does) ends an analysis stream.
-        if let Some((t, true)) = self.tokens.back() {
-            t.stop();
-        }
-        let (quit, analysis) = match &line {
-            Line::Text(bytes) => match parse_line(bytes) {
-                Some(Ok(cmd)) => (
-                    cmd.name == "quit",
-                    self.analysis.contains(&cmd.name.as_str()),
-                ),
-                _ => (false, false),
-            },
-            Line::TooLong { .. } => (false, false),
-        };
-        if quit {
-            self.stop_all();
-        }
-        let stop = StopToken::new();
-        // Tokens the dispatcher has dropped belong to answered commands.
-        self.tokens.retain(|(t, _)| t.is_shared());
-        self.tokens.push_back((stop.clone(), analysis));
-        Some(Job { line, stop })
-    }
-
-    fn stop_all(&self) {
-        for (t, _) in &self.tokens {
-            t.stop();
-        }
-    }
-}
-
-/// Whether a raw line is GoGui's interrupt comment (surrounding blanks and CR allowed).
-fn is_interrupt(bytes: &[u8]) -> bool {
-    std::str::from_utf8(bytes).is_ok_and(|s| s.trim() == INTERRUPT_LINE)
-}
-
-/// Reads `input` until EOF (or until the dispatcher hangs up), sending one [`Job`] per LF.
-/// A final line without LF is still a line. Read errors end the input like EOF, and end
-/// of input stops every command not yet answered.
+/// Reads `input` until EOF (or until the dispatcher hangs up, or the controller is gone),
+/// sending one [`Job`] per LF. A final line without LF is still a line. Read errors end
+/// the input like EOF.
 async fn read_lines<R: AsyncRead + Unpin>(
     mut input: R,
     tx: mpsc::Sender<Job>,
     cap: usize,
-    mut pending: Pending,
+    mut admission: Admission,
+    outstanding: Arc<Outstanding>,
 ) {
     let mut buf = vec![0u8; 64 * 1024];
     let mut splitter = LineSplitter::new(cap, LineEnds::Lf);
     loop {
-        let n = match input.read(&mut buf).await {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) => {
-                tracing::warn!("reading commands failed, treating as end of input: {e}");
-                break;
-            }
+        if outstanding.is_gone() {
+            return;
+        }
+        let n = tokio::select! {
+            // Nobody reads the answers: reading more commands is pointless.
+            _ = outstanding.gone() => return,
+            read = input.read(&mut buf) => match read {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::warn!("reading commands failed, treating as end of input: {e}");
+                    break;
+                }
+            },
         };
         let mut chunk = &buf[..n];
         while let Some(line) = splitter.next_line(&mut chunk) {
-            if let Some(job) = pending.admit(line) {
+            if let Some(job) = admission.admit(line) {
                 if tx.send(job).await.is_err() {
                     return;
                 }
             }
         }
     }
-    if let Some(job) = splitter.finish().and_then(|line| pending.admit(line)) {
-        pending.stop_all();
+    let last = splitter.finish().and_then(|line| admission.admit(line));
+    admission.end_of_input();
+    if let Some(job) = last {
         let _ = tx.send(job).await;
     }
-    pending.stop_all();
 }
 
 fn known<E: GtpEngine>(table: &[CommandSpec<E>], name: &str) -> bool {
@@ -256,8 +198,12 @@ fn dispatch<E: GtpEngine, W: Write>(
     engine: &mut E,
     rx: &mut mpsc::Receiver<Job>,
     out: &mut W,
+    outstanding: &Outstanding,
 ) -> io::Result<()> {
     while let Some(Job { line, stop }) = rx.blocking_recv() {
+        if outstanding.is_gone() {
+            break;
+        }
         let mut ran: Option<&'static str> = None;
         let (id, reply, flow) = match line {
             Line::TooLong { prefix, .. } => (
@@ -310,17 +256,41 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: Write + Send + 'static,
 {
+    serve_watched(engine, input, output, Outstanding::new()).await
+}
+
+/// [`serve`], with the commands not yet answered in `outstanding`: calling
+/// [`Outstanding::controller_gone`] stops them all, stops reading and ends the session
+/// once the running handler has returned (its answer is still written, if it can be).
+pub async fn serve_watched<E, R, W>(
+    engine: E,
+    input: R,
+    output: W,
+    outstanding: Arc<Outstanding>,
+) -> io::Result<(E, W)>
+where
+    E: GtpEngine,
+    R: AsyncRead + Unpin + Send + 'static,
+    W: Write + Send + 'static,
+{
     let (tx, mut rx) = mpsc::channel(CHANNEL_LINES);
     let analysis: Vec<&'static str> = E::commands()
         .iter()
         .filter(|c| c.ends_on_input())
         .map(|c| c.name)
         .collect();
-    let reader = tokio::spawn(read_lines(input, tx, MAX_LINE, Pending::new(analysis)));
+    let admission = Admission::new(Arc::clone(&outstanding), analysis);
+    let reader = tokio::spawn(read_lines(
+        input,
+        tx,
+        MAX_LINE,
+        admission,
+        Arc::clone(&outstanding),
+    ));
     let dispatcher = tokio::task::spawn_blocking(move || {
         let mut engine = engine;
         let mut output = output;
-        let result = dispatch(&mut engine, &mut rx, &mut output);
+        let result = dispatch(&mut engine, &mut rx, &mut output, &outstanding);
         engine.on_quit();
         (engine, output, result)
     });
@@ -338,13 +308,22 @@ where
     }
 }
 
-/// Serves GTP on the process's stdin/stdout until `quit` or EOF. Returns `Ok` in both cases,
-/// so `main` exits with status 0.
+/// Serves GTP on the process's stdin/stdout until `quit` or EOF (each after the commands
+/// before it), or until nobody reads stdout any more. Returns `Ok` in every case, so
+/// `main` exits with status 0.
 pub fn run_stdio<E: GtpEngine>(engine: E) -> io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let result = runtime.block_on(serve(engine, tokio::io::stdin(), io::stdout()));
+    let outstanding = Outstanding::new();
+    let watched = Arc::clone(&outstanding);
+    super::controller::watch_stdout(move || watched.controller_gone());
+    let result = runtime.block_on(serve_watched(
+        engine,
+        tokio::io::stdin(),
+        io::stdout(),
+        outstanding,
+    ));
     // tokio's stdin reads on a blocking thread that may sit in read(2) forever after
     // `quit`; do not wait for it.
     runtime.shutdown_background();

@@ -59,8 +59,8 @@ impl<'a> Stream<'a> {
         }
     }
 
-    /// The command's stop token: stopped by new input (analysis), `# interrupt`, `quit`,
-    /// end of input, or a closed output.
+    /// The command's stop token: stopped by new input or the end of input (analysis),
+    /// `# interrupt`, or a closed output.
     pub fn stop_token(&self) -> &StopToken {
         &self.stop
     }

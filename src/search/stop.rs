@@ -168,7 +168,7 @@ impl Limits {
 
     /// Limits for one phase of this search ending at `deadline`, with a child token: the
     /// phase reaching its deadline trips its own token and must not stop the rest of the
-    /// search, while a stop of this search (interrupt, new input, quit) stops the phase.
+    /// search, while a stop of this search (interrupt, new input, a departed controller) stops the phase.
     /// The node cap is not inherited.
     pub fn phase(&self, deadline: Deadline) -> Limits {
         Limits::new(deadline, None, self.stop.child())

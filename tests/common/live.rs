@@ -1,8 +1,11 @@
 //! A live `quartet` process for timing tests: lines go in when the test says, answers are
-//! read with a timeout, and stdin can be closed mid-command.
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver};
+//! read with a timeout, and stdin (end of input) or the reading end of stdout (the
+//! controller leaving) can be closed mid-command.
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::AsRawFd;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -14,6 +17,9 @@ pub struct Live {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// Tells the stdout reader to close its end of the pipe.
+    close_out: Arc<AtomicBool>,
+    out_reader: Option<thread::JoinHandle<()>>,
     /// Stderr as read so far, with its arrival time, when started by `start_logged`.
     log: Option<Log>,
     /// The thread reading stderr; it ends at the process's exit.
@@ -57,20 +63,17 @@ impl Live {
             None => (None, None),
         };
         let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let stdout = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let close_out = Arc::new(AtomicBool::new(false));
+        let close = Arc::clone(&close_out);
+        let out_reader = thread::spawn(move || read_stdout(stdout, tx, &close));
         Live {
             child,
             stdin,
             lines,
+            close_out,
+            out_reader: Some(out_reader),
             log,
             log_reader,
         }
@@ -133,6 +136,15 @@ impl Live {
         self.stdin = None;
     }
 
+    /// Closes the reading end of the process's stdout, as a controller that died does
+    /// (returns once it is closed); output not read yet is lost.
+    pub fn close_stdout(&mut self) {
+        self.close_out.store(true, Ordering::SeqCst);
+        if let Some(reader) = self.out_reader.take() {
+            reader.join().expect("the stdout reader does not panic");
+        }
+    }
+
     /// Waits up to `timeout` for the process to exit.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + timeout;
@@ -145,6 +157,47 @@ impl Live {
             }
             thread::sleep(Duration::from_millis(5));
         }
+    }
+}
+
+/// Sends the lines of `stdout` (without their LF or CR LF) until EOF, or until `close` is
+/// set: then the pipe's reading end is closed (polling in short steps, so a read never
+/// blocks the close).
+fn read_stdout(mut stdout: ChildStdout, tx: Sender<String>, close: &AtomicBool) {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !close.load(Ordering::SeqCst) {
+        let mut pfd = libc::pollfd {
+            fd: stdout.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for the duration of the call.
+        if unsafe { libc::poll(&mut pfd, 1, 10) } <= 0 {
+            continue;
+        }
+        let n = match stdout.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        pending.extend_from_slice(&buf[..n]);
+        while let Some(i) = pending.iter().position(|&b| b == b'\n') {
+            let mut line: Vec<u8> = pending.drain(..=i).collect();
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            if tx
+                .send(String::from_utf8_lossy(&line).into_owned())
+                .is_err()
+            {
+                return;
+            }
+        }
+    }
+    // A last line without LF at EOF is still a line.
+    if !pending.is_empty() && !close.load(Ordering::SeqCst) {
+        let _ = tx.send(String::from_utf8_lossy(&pending).into_owned());
     }
 }
 

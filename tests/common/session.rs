@@ -9,8 +9,9 @@ use std::process::{Command, Stdio};
 /// stdout is read to EOF. Returns the output and the exit code (-1 when killed by a
 /// signal). Stderr is discarded.
 ///
-/// Line by line matters: a command that arrives while a search runs can change it (`quit`
-/// and end of input stop it), so dumping a whole script at once would test something else.
+/// Line by line is how a GUI talks; a script piped in whole gets the same answers (commands
+/// run in order, `quit` and end of input wait for them: tests/piped_scripts.rs), except
+/// that a new line ends an analysis stream.
 /// `--pbrain` sessions (no GTP answer framing) are written in one go.
 pub fn run(args: &[&str], input: &[u8]) -> (String, i32) {
     let program = Path::new(env!("CARGO_BIN_EXE_quartet"));
