@@ -8,6 +8,7 @@
 # env: QUARTET (default target/release/quartet), QUARTET_ARGS (default none),
 #      ZEBRA_DEPTH="21 22 24" (midgame depth, exact and WLD empties; 21/22/24 spends about
 #      1 s a move on one core, as quartet does), SEED (1), CONCURRENCY (1).
+# Zebra's time per move goes to OUT_DIR/engines.log, one line per move.
 set -eu
 if [ $# -lt 1 ]; then
     echo "usage: $0 ZEBRA_DIR [ROUNDS] [OUT_DIR]" >&2
@@ -21,9 +22,10 @@ QUARTET=${QUARTET:-$ROOT/target/release/quartet}
 ZEBRA_DEPTH=${ZEBRA_DEPTH:-21 22 24}
 [ -x "$QUARTET" ] || { echo "$QUARTET missing: run cargo build --release" >&2; exit 2; }
 [ -x "$ZEBRA_DIR/zebra" ] || { echo "$ZEBRA_DIR/zebra missing (see scripts/zebra_gtp.py)" >&2; exit 2; }
+mkdir -p "$OUT"
 exec "$QUARTET" match othello \
     --engine "name=quartet st=1 cmd=$QUARTET othello ${QUARTET_ARGS:-}" \
     --engine "name=zebra cmd=python3 $ROOT/scripts/zebra_gtp.py $ZEBRA_DIR $ZEBRA_DEPTH" \
     --rounds "$ROUNDS" --random-openings 6 --seed "${SEED:-1}" \
     --time-margin 0.5 --hang-timeout 300 --concurrency "${CONCURRENCY:-1}" \
-    --out "$OUT" --json "$OUT/results.json"
+    --engine-stderr "$OUT/engines.log" --out "$OUT" --json "$OUT/results.json"

@@ -21,6 +21,7 @@ passes are automatic, so `play` never carries one and the move list alone fixes 
 import os
 import subprocess
 import sys
+import time
 
 COMMANDS = [
     "protocol_version", "name", "version", "known_command", "list_commands", "quit",
@@ -67,10 +68,12 @@ def main():
             if args[1].lower() != "pass":
                 moves.append(args[1].lower())
         elif cmd == "genmove" and len(args) == 1:
+            start = time.monotonic()
             run = subprocess.run(
                 ["./zebra", "-e", "0", "-b", "0", "-r", "0", "-l", *depth, *depth]
                 + (["-seq", "".join(moves)] if moves else []),
                 cwd=zebra_dir, env=env, capture_output=True, text=True, timeout=600)
+            print(f"zebra {len(moves) + 1}: {time.monotonic() - start:.3f} s", file=sys.stderr, flush=True)
             found = [l.split() for l in run.stdout.splitlines() if l.startswith("zebra-move")]
             if found and found[0][1] == args[0].lower()[0]:
                 moves.append(found[0][2])
