@@ -5,7 +5,9 @@ can play it at a fixed depth.
 usage: zebra_gtp.py ZEBRA_DIR [DEPTH EXACT WLD]      (default depth 21, exact 22, WLD 24)
 
 ZEBRA_DIR holds a `zebra` binary built from github.com/lk16/zebra (its Makefile's console
-target, `make zebra OPTS="-O2 -fcommon" LDFLAGS="-lm -lz"`) and its `coeffs2.bin`. The binary
+target, `make zebra OPTS="-O2 -fcommon -fwrapv -fno-strict-aliasing
+-fno-delete-null-pointer-checks" LDFLAGS="-lm -lz"`: with plain -O2 the old C code crashes
+in its endgame solver) and its `coeffs2.bin`. The binary
 needs one addition in your scratch copy: right after `compute_move` in zebra.c's game loop,
 
     if ( getenv( "ZEBRA_ONE_MOVE" ) != NULL ) {
