@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn plans_never_exceed_the_clock_less_its_margin() {
-        use crate::search::time::{gtp_control, margin, TimeControl};
+        use crate::search::time::{gtp_control, TimeControl, TimeSettings};
         let secs = Duration::from_secs;
         let controls = [
             TimeControl::Absolute { main: secs(60) },
@@ -250,7 +250,7 @@ mod tests {
             },
         ];
         for control in controls {
-            let mut tm = TimeManager::new(secs(1));
+            let mut tm = TimeManager::new(TimeSettings::with_move_time(secs(1)));
             tm.set_control(control);
             for left_ms in [0u64, 40, 100, 150, 900, 3_000, 60_000, 3_600_000] {
                 for stones in [0u32, 1, 3] {
@@ -262,14 +262,14 @@ mod tests {
                         // overtime move may use; in overtime only the period counts.
                         let left = ms(left_ms);
                         let available = match control {
-                            TimeControl::Absolute { .. } => margin(left),
+                            TimeControl::Absolute { .. } => tm.margin(left),
                             TimeControl::Canadian {
                                 period, stones: s, ..
-                            } if stones == 0 => margin(left) + margin(period / s),
+                            } if stones == 0 => tm.margin(left) + tm.margin(period / s),
                             TimeControl::Byoyomi { period, .. } if stones == 0 => {
-                                margin(left) + margin(period)
+                                tm.margin(left) + tm.margin(period)
                             }
-                            _ => margin(left / stones.max(1)).max(margin(left)),
+                            _ => tm.margin(left / stones.max(1)).max(tm.margin(left)),
                         };
                         assert!(
                             p.max <= available,
@@ -283,7 +283,7 @@ mod tests {
             }
         }
         // A clock that banks nothing (one stone per period, no clock) is never managed.
-        let mut tm = TimeManager::new(secs(1));
+        let mut tm = TimeManager::new(TimeSettings::with_move_time(secs(1)));
         assert!(!plan(&tm, Color::Black, 9, 81).managed);
         tm.set_control(gtp_control(Duration::ZERO, secs(10), 1));
         tm.set_time_left(Color::Black, secs(10), 1);
