@@ -56,11 +56,10 @@ pub fn plan(tm: &TimeManager, color: Color, size: usize, empty: usize) -> MovePl
     }
 }
 
-/// Our own moves still to play, from the board size and the empty points. On 9x9 our
-/// self-play games last 59 plies on average (p90 76, over 200 games), so the
-/// last moves leave about N²/5 points empty: an even share over what is left of that
-/// spends the clock by the end of a long game. The floor keeps a slice of time for the
-/// endgame of games that run longer than expected.
+/// Our own moves still to play, from the board size and the empty points. Self-play
+/// games end with about a fifth of the board empty (docs/experiments/go.md): an even
+/// share over what is left of the rest spends the clock by the end of a long game. The
+/// floor keeps a slice of time for the endgame of games that run longer than expected.
 pub fn moves_left(size: usize, empty: usize) -> u32 {
     let area = size * size;
     let to_fill = empty.saturating_sub(area / 5);
