@@ -33,6 +33,7 @@ use quartet::protocol::coords::{format_vertex, parse_vertex};
 use quartet::protocol::framing::{leading_id, parse_line};
 use quartet::protocol::lines::{Line, LineEnds, LineSplitter, PREFIX_KEEP};
 use quartet::record::sgf::SgfRecord;
+use quartet::search::time::TimeSettings;
 
 /// `default` cases, times `QUARTET_FUZZ_SCALE` when set (long runs).
 fn cases(default: u32) -> Config {
@@ -411,7 +412,11 @@ proptest! {
         )
     ) {
         let geo = Geometry::parse_size("3x3").unwrap();
-        let mut sau = SauEngine::new(geo.clone(), DotsPlayer::greedy(7), Duration::from_millis(5));
+        let mut sau = SauEngine::new(
+            geo.clone(),
+            DotsPlayer::greedy(7),
+            TimeSettings::with_move_time(Duration::from_millis(5)),
+        );
         for line in &lines {
             match sau.handle(line) {
                 SauFlow::Quit => break,

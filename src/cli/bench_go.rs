@@ -42,13 +42,16 @@ pub fn run(a: BenchGoArgs) -> Result<(), String> {
         if threads == 0 || threads > 256 {
             return Err("--threads must be between 1 and 256".into());
         }
-        super::go::install_priors(
-            &a.priors,
-            a.mm_weights.as_deref(),
-            super::go::DEFAULT_MM_WEIGHT,
-            false,
-        )?;
-        let r = crate::go::bench::search_rate(size, duration, threads, a.seed);
+        let params = crate::go::settings::SearchParams {
+            model: super::go::prior_model(
+                &a.priors,
+                a.mm_weights.as_deref(),
+                super::go::DEFAULT_MM_WEIGHT,
+                false,
+            )?,
+            ..Default::default()
+        };
+        let r = crate::go::bench::search_rate(size, duration, threads, a.seed, &params);
         println!(
             "go {size}x{size} search, {threads} thread(s): {} simulations in {:.2} s = {:.0}/s, {:.2} CPU-s ({:.0} per CPU-second), {} nodes",
             r.simulations,

@@ -3,6 +3,7 @@ use crate::dots::geometry::SizeError;
 use crate::dots::gtp::{parse_box_size, DotsEngine, DEFAULT_SOLVE_LIMIT};
 use crate::dots::player::Player;
 use crate::dots::sau::SauEngine;
+use crate::search::time::TimeSettings;
 use clap::Args;
 use std::time::Duration;
 
@@ -51,12 +52,11 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
-    crate::search::time::set_lag_buffer(args.lag_buffer)?;
+    let time = TimeSettings::new(Duration::from_secs_f64(args.move_time), args.lag_buffer)?;
     let player = match args.player.as_str() {
         "greedy" => Player::greedy(args.seed),
         _ => Player::search(),
     };
-    let move_time = Duration::from_secs_f64(args.move_time);
     let geo = parse_box_size(&args.boardsize)
         .map_err(|_| format!("--boardsize {:?}: {}", args.boardsize, SizeError))?;
     if args.gogui {
@@ -64,14 +64,14 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
             .map_err(|e| format!("--boardsize {} with --gogui: {e}", args.boardsize))?;
     }
     if args.protocol == "sau" {
-        let mut engine = SauEngine::new(geo, player, move_time);
+        let mut engine = SauEngine::new(geo, player, time);
         engine.prepare();
         return crate::dots::sau::run_stdio(engine).map_err(|e| format!("i/o error: {e}"));
     }
     if !(args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
         return Err("--solve-time must be in (0, 86400] seconds".into());
     }
-    let mut engine = DotsEngine::new(move_time, args.solve_limit)
+    let mut engine = DotsEngine::new(time, args.solve_limit)
         .with_player(player)
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
         .with_geometry(geo)

@@ -1,10 +1,16 @@
 //! `quartet go`: the Go engine as a GTP version 2 server on stdin/stdout.
 use clap::Args;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::go::dynkomi::DynKomi;
-use crate::go::gtp::{GoEngine, TimeMode};
+use crate::go::features::{Gammas, PriorModel, BUILT_IN};
+use crate::go::gtp::GoEngine;
+use crate::go::lgrf::Stage;
 use crate::go::player::PlayerConfig;
+use crate::go::playout::{Mercy, PlayoutParams};
+use crate::go::settings::{GoSettings, SearchParams, TimeMode};
+use crate::search::time::TimeSettings;
 
 /// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says:
 /// 30 with the built-in diamond model (20 suited mm-v1, which has no diamonds).
@@ -104,13 +110,20 @@ pub struct GoArgs {
 
 pub fn run(args: GoArgs) -> Result<(), String> {
     crate::logging::init_logging(args.log_level.as_deref())?;
+    let engine = GoEngine::new(settings(&args)?);
+    crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+}
+
+/// The engine's settings from the command line, each option checked (in this order: the
+/// first bad one is the error).
+pub fn settings(args: &GoArgs) -> Result<GoSettings, String> {
     if args.threads == 0 || args.threads > 256 {
         return Err("--threads must be between 1 and 256".into());
     }
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
-    crate::search::time::set_lag_buffer(args.lag_buffer)?;
+    let time = TimeSettings::new(Duration::from_secs_f64(args.move_time), args.lag_buffer)?;
     if args.playouts == Some(0) {
         return Err("--playouts must be at least 1".into());
     }
@@ -121,7 +134,7 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     if !((0.0..=50.0).contains(&args.dynkomi) && fade_ok) {
         return Err("--dynkomi must be in [0, 50] points and --dynkomi-fade in (0, 4]".into());
     }
-    install_priors(
+    let model = prior_model(
         &args.priors,
         args.mm_weights.as_deref(),
         args.mm_weight,
@@ -130,27 +143,36 @@ pub fn run(args: GoArgs) -> Result<(), String> {
     if !(0.0..=1000.0).contains(&args.weak_prior) {
         return Err("--weak-prior must be in [0, 1000]".into());
     }
-    crate::go::weak::set_weight(args.weak_prior);
-    crate::go::playout::set_global_capture(probability("--global-capture", args.global_capture)?);
-    crate::go::playout::set_nakade(probability("--nakade", args.nakade)?);
-    crate::go::playout::set_mercy(match args.mercy.as_str() {
-        "auto" => crate::go::playout::MERCY_AUTO,
+    let global_capture = probability("--global-capture", args.global_capture)?;
+    let nakade = probability("--nakade", args.nakade)?;
+    let mercy = match args.mercy.as_str() {
+        "auto" => Mercy::Auto,
         n => match n.parse::<u32>() {
-            Ok(stones) if stones <= 1000 => stones,
+            Ok(stones) if stones <= 1000 => Mercy::Stones(stones),
             _ => return Err("--mercy must be auto or a number of stones up to 1000".into()),
         },
-    });
+    };
     if !(1.0..=1e7).contains(&args.rave_equiv) {
         return Err("--rave-equiv must be in [1, 10000000]".into());
     }
-    crate::go::mcts::set_rave_equiv(args.rave_equiv);
-    crate::go::lgrf::set_stage(match args.lgrf.as_str() {
-        "first" => crate::go::lgrf::FIRST,
-        "after-captures" => crate::go::lgrf::AFTER_CAPTURES,
-        "before-random" => crate::go::lgrf::BEFORE_RANDOM,
-        _ => crate::go::lgrf::OFF,
-    });
-    let config = PlayerConfig {
+    let lgrf = match args.lgrf.as_str() {
+        "first" => Stage::First,
+        "after-captures" => Stage::AfterCaptures,
+        "before-random" => Stage::BeforeRandom,
+        _ => Stage::Off,
+    };
+    let search = SearchParams {
+        rave_equiv: args.rave_equiv,
+        weak_prior: args.weak_prior,
+        model,
+        playout: PlayoutParams {
+            lgrf,
+            global_capture,
+            nakade,
+            mercy,
+        },
+    };
+    let player = PlayerConfig {
         playouts: args.playouts,
         threads: args.threads,
         seed: args.seed,
@@ -159,16 +181,19 @@ pub fn run(args: GoArgs) -> Result<(), String> {
             per_stone: args.dynkomi,
             fade: args.dynkomi_fade,
         },
+        search,
     };
-    let engine = GoEngine::new(config, Duration::from_secs_f64(args.move_time))
-        .with_ponder(args.ponder)
-        .with_gfx(args.gfx)
-        .with_time_manager(match args.time_manager.as_str() {
+    Ok(GoSettings {
+        player,
+        time,
+        time_manager: match args.time_manager.as_str() {
             "on" => TimeMode::On,
             "plan" => TimeMode::PlanOnly,
             _ => TimeMode::Off,
-        });
-    crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
+        },
+        ponder: args.ponder,
+        gfx: args.gfx,
+    })
 }
 
 /// `p` if it is a probability, else the error naming `option`.
@@ -180,40 +205,37 @@ fn probability(option: &str, p: f64) -> Result<f64, String> {
     }
 }
 
-/// Installs the tree's prior model for `--priors` (`classic`, `mm`, `mm-replace`) with the
+/// The tree's prior model for `--priors` (`classic`: none, `mm`, `mm-replace`) with the
 /// weights file `weights` (default: the built-in one) and `--mm-weight`.
-pub fn install_priors(
+pub fn prior_model(
     priors: &str,
     weights: Option<&str>,
     weight: f32,
     by_probability: bool,
-) -> Result<(), String> {
+) -> Result<Option<Arc<PriorModel>>, String> {
     let replace = match priors {
-        "classic" => None,
-        "mm" => Some(false),
-        "mm-replace" => Some(true),
+        "classic" => return Ok(None),
+        "mm" => false,
+        "mm-replace" => true,
         other => {
             return Err(format!(
                 "--priors: unknown `{other}` (classic, mm, mm-replace)"
             ))
         }
     };
-    if let Some(replace) = replace {
-        if !(0.0..=1000.0).contains(&weight) {
-            return Err("--mm-weight must be in [0, 1000]".into());
-        }
-        let text = match weights {
-            Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
-            None => crate::go::features::BUILT_IN.to_string(),
-        };
-        let gammas = crate::go::features::Gammas::parse(&text)
-            .map_err(|e| format!("{}: {e}", weights.unwrap_or("built-in weights")))?;
-        crate::go::features::set_model(crate::go::features::PriorModel {
-            gammas,
-            weight,
-            replace,
-            by_probability,
-        });
+    if !(0.0..=1000.0).contains(&weight) {
+        return Err("--mm-weight must be in [0, 1000]".into());
     }
-    Ok(())
+    let text = match weights {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
+        None => BUILT_IN.to_string(),
+    };
+    let gammas = Gammas::parse(&text)
+        .map_err(|e| format!("{}: {e}", weights.unwrap_or("built-in weights")))?;
+    Ok(Some(Arc::new(PriorModel {
+        gammas,
+        weight,
+        replace,
+        by_probability,
+    })))
 }

@@ -4,6 +4,7 @@ use clap::Args;
 
 use crate::gomoku::search::SearchConfig;
 use crate::gomoku::weights::ClassWeights;
+use crate::search::time::TimeSettings;
 
 #[derive(Args, Debug)]
 pub struct GomokuArgs {
@@ -70,7 +71,7 @@ impl Default for GomokuArgs {
     }
 }
 
-fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
+fn config(args: &GomokuArgs) -> Result<(SearchConfig, TimeSettings), String> {
     if !(1..=400).contains(&args.width) {
         return Err("--width must be between 1 and 400".into());
     }
@@ -80,7 +81,8 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
-    crate::search::time::set_lag_buffer(args.lag_buffer)?;
+    let move_time = std::time::Duration::from_secs_f64(args.move_time);
+    let time = TimeSettings::new(move_time, args.lag_buffer)?;
     let (dfpn_attack, dfpn_defence) = match args.dfpn.as_str() {
         "all" => (true, true),
         "attack" => (true, false),
@@ -90,7 +92,7 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
     };
     // The threat cache takes half as much again as the table, the df-pn table a quarter.
     crate::memory::check_hash_mb(args.hash_mb, args.hash_mb as u64 * 7 / 4)?;
-    Ok(SearchConfig {
+    let search = SearchConfig {
         width: args.width,
         max_depth: args.depth,
         threats: !args.no_threats,
@@ -99,20 +101,20 @@ fn config(args: &GomokuArgs) -> Result<SearchConfig, String> {
         eval: ClassWeights::load(&args.eval)?,
         dfpn_attack,
         dfpn_defence,
-    })
+    };
+    Ok((search, time))
 }
 
 pub fn run(args: GomokuArgs) -> Result<(), String> {
     crate::logging::init_logging(args.log_level.as_deref())?;
-    let cfg = config(&args)?;
-    let move_time = std::time::Duration::from_secs_f64(args.move_time);
+    let (cfg, time) = config(&args)?;
     if args.pbrain && args.ponder {
         return Err("--ponder is for the GTP mode; the pbrain mode does not ponder".into());
     }
     if args.pbrain {
-        crate::gomoku::pbrain::run_stdio(cfg, move_time).map_err(|e| format!("i/o error: {e}"))
+        crate::gomoku::pbrain::run_stdio(cfg, time.move_time).map_err(|e| format!("i/o error: {e}"))
     } else {
-        let engine = crate::gomoku::gtp::GomokuEngine::new(cfg, move_time).with_ponder(args.ponder);
+        let engine = crate::gomoku::gtp::GomokuEngine::new(cfg, time).with_ponder(args.ponder);
         crate::protocol::run_stdio(engine).map_err(|e| format!("i/o error: {e}"))
     }
 }

@@ -5,6 +5,7 @@ use crate::othello::evaluator::Evaluator;
 use crate::othello::gtp::OthelloEngine;
 use crate::othello::nboard::NboardEngine;
 use crate::othello::search::Searcher;
+use crate::search::time::TimeSettings;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -90,7 +91,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
     if !(args.move_time > 0.0 && args.move_time <= 86_400.0) {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
-    crate::search::time::set_lag_buffer(args.lag_buffer)?;
+    let time = TimeSettings::new(Duration::from_secs_f64(args.move_time), args.lag_buffer)?;
     if !(1..=60).contains(&args.depth) {
         return Err("--depth must be between 1 and 60".into());
     }
@@ -140,7 +141,7 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         .with_book(book);
         return crate::othello::nboard::run_stdio(engine).map_err(|e| format!("i/o error: {e}"));
     }
-    let engine = OthelloEngine::new(make, Duration::from_secs_f64(args.move_time))
+    let engine = OthelloEngine::new(make, time)
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
         .with_ponder(args.ponder)
         .with_max_depth(args.depth)

@@ -13,6 +13,7 @@ use crate::protocol::shared_commands::{
     ignored_komi, kgs_time_settings, time_left, time_settings, Timed,
 };
 use crate::protocol::stream::Stream;
+use crate::search::time::TimeSettings;
 use crate::search::{StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -38,11 +39,11 @@ pub struct DotsEngine {
 }
 
 impl DotsEngine {
-    /// A 5x5-box board; `move_time` per move until `time_settings` arrives.
-    pub fn new(move_time: Duration, solve_limit: usize) -> DotsEngine {
+    /// A 5x5-box board; the settings' move time per move until `time_settings` arrives.
+    pub fn new(time: TimeSettings, solve_limit: usize) -> DotsEngine {
         DotsEngine {
             board: Board::new(5, 5).expect("5x5 is a valid size"),
-            time: TimeManager::new(move_time),
+            time: TimeManager::new(time),
             solve_limit,
             stop: StopToken::new(),
             player: Player::search(),

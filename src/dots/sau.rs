@@ -25,9 +25,10 @@ use super::player::Player;
 use super::Board;
 use crate::color::Color;
 use crate::protocol::lines::{excerpt, read_lines, Line, LineEnds, LineSplitter, MAX_LINE};
+use crate::search::time::TimeSettings;
 use crate::search::{StopToken, TimeManager};
 use std::io::{self, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `KIJ` for edge `e` (the caller keeps `e` on the board).
 pub fn format_edge(geo: &Geometry, e: usize) -> String {
@@ -91,12 +92,12 @@ pub struct SauEngine {
 const LOG_EXCERPT: usize = 40;
 
 impl SauEngine {
-    pub fn new(geo: Geometry, player: Player, move_time: Duration) -> SauEngine {
+    pub fn new(geo: Geometry, player: Player, time: TimeSettings) -> SauEngine {
         SauEngine {
             board: Board::from_geometry(geo),
             me: None,
             player,
-            time: TimeManager::new(move_time),
+            time: TimeManager::new(time),
             last_turn: Vec::new(),
             refused: Vec::new(),
             stop: StopToken::new(),

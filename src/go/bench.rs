@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::board::Board;
 use super::mcts::{Limits, Tree};
-use super::playout;
+use super::playout::{self, PlayoutParams};
+use super::settings::SearchParams;
 
 pub struct PlayoutRate {
     pub playouts: u64,
@@ -20,17 +21,18 @@ pub struct PlayoutRate {
     pub black_wins: u64,
 }
 
-/// Runs light (uniformly random, eye-avoiding) or heavy playouts from the empty board
-/// for about `duration`.
+/// Runs light (uniformly random, eye-avoiding) or heavy playouts (with the default
+/// policy settings) from the empty board for about `duration`.
 pub fn playout_rate(size: usize, duration: Duration, heavy: bool, seed: u64) -> PlayoutRate {
     let empty = Board::new(size);
+    let params = PlayoutParams::default();
     let mut rng = SmallRng::seed_from_u64(seed);
     let start = Instant::now();
     let cpu_start = thread_cpu_seconds();
     let (mut playouts, mut moves, mut black_wins) = (0u64, 0u64, 0u64);
     while playouts % 256 != 0 || start.elapsed() < duration {
         let mut b = empty.clone();
-        let balance = playout::run(&mut b, heavy, &mut rng, None, None, 7.5);
+        let balance = playout::run(&mut b, heavy, &mut rng, None, None, 7.5, &params);
         moves += (b.stone_count(crate::color::Color::Black)
             + b.stone_count(crate::color::Color::White)) as u64;
         if balance as f32 > 7.5 {
@@ -57,9 +59,15 @@ pub struct SearchRate {
 
 /// Searches the empty board with `threads` threads sharing one tree for about `duration`:
 /// the figure that says how well the threads scale.
-pub fn search_rate(size: usize, duration: Duration, threads: usize, seed: u64) -> SearchRate {
+pub fn search_rate(
+    size: usize,
+    duration: Duration,
+    threads: usize,
+    seed: u64,
+    params: &SearchParams,
+) -> SearchRate {
     let empty = Board::new(size);
-    let mut tree = Tree::new(&empty, 7.5, &[], seed);
+    let mut tree = Tree::new(&empty, 7.5, &[], seed, params);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let cpu_start = process_cpu_seconds();

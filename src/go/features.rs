@@ -513,6 +513,7 @@ impl Gammas {
 }
 
 /// How the tree uses a learnt model for its priors.
+#[derive(Debug)]
 pub struct PriorModel {
     pub gammas: Gammas,
     /// Virtual wins (and visits) of the likeliest move; others get this times the square
@@ -527,22 +528,8 @@ pub struct PriorModel {
     pub by_probability: bool,
 }
 
-/// The model the tree's priors use, if one was chosen at startup (`quartet go --priors`):
-/// process-wide because it is fixed for the life of the engine.
-static MODEL: OnceLock<PriorModel> = OnceLock::new();
-
-/// Installs the process-wide prior model; only the first call counts.
-pub fn set_model(m: PriorModel) {
-    let _ = MODEL.set(m);
-}
-
-pub fn model() -> Option<&'static PriorModel> {
-    MODEL.get()
-}
-
 /// The weights fitted to GNU Go self-play (`scripts/go_mm.sh`), built in: the diamond
-/// model, which with `--mm-weight 30` beat mm-v1 at weight 20 by 370-322 over 692 games of
-/// self-play at 3000 playouts (three runs pooled, sessions 14-16).
+/// model (data/go/mm-v2.txt; how it compares with mm-v1 is in docs/experiments/go.md).
 pub const BUILT_IN: &str = include_str!("../../data/go/mm-v2.txt");
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use super::board::{valid_size, Board, Move, Point};
 use super::game::{format_score, Game};
 use super::handicap;
-use super::player::{Decision, Player, PlayerConfig, StoneStatus};
+use super::player::{Decision, Player, StoneStatus};
+use super::settings::{GoSettings, TimeMode};
 use super::sgf;
 use super::timing::{self, MovePlan};
 use crate::color::Color;
@@ -18,17 +19,6 @@ use crate::search::StopToken;
 
 pub const DEFAULT_KOMI: f32 = 7.0;
 pub const DEFAULT_SIZE: usize = 9;
-
-/// How `genmove` spends a clock's time (`--time-manager`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeMode {
-    /// An even share of the clock over half the empty points (at least 10 moves).
-    Off,
-    /// [`timing::plan`]: the share from the moves left, early stops and extensions.
-    On,
-    /// `On`'s share without early stops or extensions, to measure the two apart.
-    PlanOnly,
-}
 
 pub struct GoEngine {
     game: Game,
@@ -45,28 +35,17 @@ pub struct GoEngine {
 }
 
 impl GoEngine {
-    pub fn new(config: PlayerConfig, default_move_time: Duration) -> GoEngine {
+    /// An engine on an empty 9x9 board with komi 7 that plays with `settings`.
+    pub fn new(settings: GoSettings) -> GoEngine {
         GoEngine {
             game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
-            player: Player::new(config),
-            time: TimeManager::new(default_move_time),
+            player: Player::new(settings.player),
+            time: TimeManager::new(settings.time),
             stop: StopToken::new(),
-            ponder: false,
-            gfx: false,
-            time_manager: TimeMode::Off,
+            ponder: settings.ponder,
+            gfx: settings.gfx,
+            time_manager: settings.time_manager,
         }
-    }
-
-    /// Turns GoGui's live graphics on (`--gfx`, see `live_gfx`).
-    pub fn with_gfx(mut self, on: bool) -> GoEngine {
-        self.gfx = on;
-        self
-    }
-
-    /// Turns pondering on (`--ponder`).
-    pub fn with_ponder(mut self, on: bool) -> GoEngine {
-        self.ponder = on;
-        self
     }
 
     pub fn game(&self) -> &Game {
@@ -107,12 +86,6 @@ impl GoEngine {
 
     pub(super) fn player_and_game(&mut self) -> (&mut Player, &Game) {
         (&mut self.player, &self.game)
-    }
-
-    /// Sets the time manager's mode (`--time-manager`).
-    pub fn with_time_manager(mut self, mode: TimeMode) -> GoEngine {
-        self.time_manager = mode;
-        self
     }
 
     /// The thinking time the clock gives `color`'s next move.

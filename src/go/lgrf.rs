@@ -6,8 +6,6 @@
 //!
 //! Each search thread keeps its own tables (no sharing, no locks); the first thread's
 //! survive from one move to the next, as its tree does.
-use std::sync::atomic::{AtomicU8, Ordering};
-
 use super::board::{Move, Point, MAX_POINTS};
 use crate::color::Color;
 
@@ -15,24 +13,18 @@ use crate::color::Color;
 /// point, never a move).
 const NONE: u16 = 0;
 
-/// Where in the playout policy the stored replies are tried (`set_stage`).
-static STAGE: AtomicU8 = AtomicU8::new(0);
-
-/// Off.
-pub const OFF: u8 = 0;
-/// Before every heuristic but the eye poke after a capture.
-pub const FIRST: u8 = 1;
-/// After the capture and atari answers, before the two-liberty fights and the patterns.
-pub const AFTER_CAPTURES: u8 = 2;
-/// After all the heuristics, before the random move.
-pub const BEFORE_RANDOM: u8 = 3;
-
-pub fn set_stage(stage: u8) {
-    STAGE.store(stage, Ordering::Relaxed);
-}
-
-pub fn stage() -> u8 {
-    STAGE.load(Ordering::Relaxed)
+/// Where in the playout policy the stored replies are tried (`quartet go --lgrf`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stage {
+    /// Never: no tables are learnt either.
+    #[default]
+    Off,
+    /// Before every heuristic but the eye poke after a capture.
+    First,
+    /// After the capture and atari answers, before the two-liberty fights and the patterns.
+    AfterCaptures,
+    /// After all the heuristics, before the random move.
+    BeforeRandom,
 }
 
 #[inline]

@@ -11,7 +11,7 @@
 //! a node counts its visit on the way down, so the threads spread over different lines.
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -21,21 +21,16 @@ use self::stats::{Prior, Stats};
 use super::board::{Board, Move, Point};
 use super::features;
 use super::ladder;
-use super::lgrf::{self, Replies};
+use super::lgrf::{Replies, Stage};
 use super::patterns;
 use super::playout::{self, Amaf};
-use super::weak::{self, WeakStrings};
+use super::settings::SearchParams;
+use super::weak::WeakStrings;
 use crate::color::Color;
 
-/// The default of `RAVE_EQUIV`, the simulations after which a child's own mean weighs as
-/// much as its RAVE value (Michi's 3500).
+/// The default of `RAVE_EQUIV` (`--rave-equiv`), the simulations after which a child's
+/// own mean weighs as much as its RAVE value (Michi's 3500).
 pub const DEFAULT_RAVE_EQUIV: f32 = 3500.0;
-/// `quartet go --rave-equiv`, as f32 bits; fixed at startup.
-static RAVE_EQUIV: AtomicU32 = AtomicU32::new(DEFAULT_RAVE_EQUIV.to_bits());
-
-pub fn set_rave_equiv(e: f32) {
-    RAVE_EQUIV.store(e.to_bits(), Ordering::Relaxed);
-}
 const MIN_PLAYOUTS: u64 = 16;
 const EXPAND_VISITS: u32 = 8;
 const UCB_C: f32 = 0.02;
@@ -135,6 +130,8 @@ pub struct Tree {
     /// The ownership (+1 Black's, -1 White's) the previous search ended with, for the
     /// weak-group priors before this search has its own; empty when there was none.
     prev_owner: Vec<f32>,
+    /// The settings every simulation of this tree reads (the player's, copied).
+    params: SearchParams,
 }
 
 /// The nodes and the playouts' ownership counts: the part of a tree that simulations
@@ -149,12 +146,13 @@ struct Grown {
     owner_samples: u32,
 }
 
-/// What simulations only read: the root position.
+/// What simulations only read: the root position and the search's settings.
 struct Root<'a> {
     board: &'a Board,
     komi: f32,
     history: &'a [u64],
     prev_owner: &'a [f32],
+    params: &'a SearchParams,
 }
 
 /// One search thread's own state.
@@ -194,7 +192,16 @@ impl Worker<'_> {
 }
 
 impl Tree {
-    pub fn new(board: &Board, komi: f32, history: &[u64], seed: u64) -> Tree {
+    /// A tree for `board` whose simulations count with `komi`, never recreate a position
+    /// of `history` at the root, draw their random numbers from `seed` and search with
+    /// `params`.
+    pub fn new(
+        board: &Board,
+        komi: f32,
+        history: &[u64],
+        seed: u64,
+        params: &SearchParams,
+    ) -> Tree {
         patterns::warm_up();
         let mut t = Tree {
             grown: Grown {
@@ -212,6 +219,7 @@ impl Tree {
             amaf: Box::new(Amaf::new()),
             replies: Box::new(Replies::new()),
             prev_owner: Vec::new(),
+            params: params.clone(),
         };
         t.grown.nodes.push(Node::new(Move::Pass));
         t.grown.stats.push(Prior::default(), 0);
@@ -246,7 +254,7 @@ impl Tree {
         let same = b.hash() == board.hash() && b.to_move() == board.to_move();
         let seed = self.rng.gen();
         let Some(idx) = idx.filter(|_| same && self.komi - self.komi_shift == komi) else {
-            *self = Tree::new(board, komi + shift, history, seed).with_shift(shift);
+            *self = Tree::new(board, komi + shift, history, seed, &self.params).with_shift(shift);
             return;
         };
         self.komi = komi + shift;
@@ -312,6 +320,7 @@ impl Tree {
             komi: self.komi,
             history: &self.history,
             prev_owner: &self.prev_owner,
+            params: &self.params,
         }
         .repeats(c, p)
     }
@@ -340,6 +349,7 @@ impl Tree {
             komi: self.komi,
             history: &self.history,
             prev_owner: &self.prev_owner,
+            params: &self.params,
         };
         let grown = Mutex::new(&mut self.grown);
         let started = AtomicU64::new(0);
@@ -528,7 +538,8 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
     let board = &mut *w.board;
     board.copy_from(root.board);
     w.amaf.clear();
-    let learn = lgrf::stage() != lgrf::OFF;
+    let params = root.params;
+    let learn = params.playout.lgrf != Stage::Off;
     if learn {
         w.replies
             .begin(board.to_move(), board.last2_move(), board.last_move());
@@ -550,20 +561,26 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
                     break;
                 }
                 g.nodes[idx].expanding = true;
-                let weak_prior = weak::weight() > 0.0;
+                let weak_prior = params.weak_prior > 0.0;
                 if weak_prior {
                     Worker::refresh_owner(&mut w.owner, &mut w.owner_at, &g);
                 }
                 drop(g);
                 let owner = (weak_prior && !w.owner.is_empty()).then_some(&w.owner[..]);
-                children((idx == 0).then_some(root), board, owner, &mut w.kids);
+                children(
+                    (idx == 0).then_some(root),
+                    board,
+                    owner,
+                    params,
+                    &mut w.kids,
+                );
                 g = lock(grown);
                 g.attach(idx, &w.kids);
             }
             if depth + 1 >= path.len() || passes >= 2 {
                 break;
             }
-            let child = g.select(idx);
+            let child = g.select(idx, params.rave_equiv);
             let c = board.to_move();
             let mv = g.nodes[child].mv;
             match mv {
@@ -596,7 +613,15 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
         board.set_to_move(root.board.to_move().opponent());
     }
     let replies = learn.then_some(&mut *w.replies);
-    let balance = playout::run(board, true, w.rng, Some(w.amaf), replies, root.komi);
+    let balance = playout::run(
+        board,
+        true,
+        w.rng,
+        Some(w.amaf),
+        replies,
+        root.komi,
+        &params.playout,
+    );
     let margin = balance as f32 - root.komi;
     if learn {
         w.replies.learn(margin > 0.0);
@@ -674,9 +699,8 @@ impl Grown {
         }
     }
 
-    fn select(&self, idx: usize) -> usize {
+    fn select(&self, idx: usize, rave_equiv: f32) -> usize {
         let log_parent = ((self.stats.visits[idx] + 1) as f32).ln();
-        let rave_equiv = f32::from_bits(RAVE_EQUIV.load(Ordering::Relaxed));
         self.stats
             .most_urgent(self.nodes[idx].kids(), log_parent, rave_equiv)
     }
@@ -701,10 +725,11 @@ impl Grown {
 }
 
 /// The prior win rate (virtual wins over virtual visits) of every candidate at `board`
-/// that is not the root, as the tree gives it; for comparing priors with learnt models.
-pub fn prior_means(board: &Board, out: &mut Vec<(Point, f32)>) {
+/// that is not the root, as the tree gives it under `params`; for comparing priors with
+/// learnt models.
+pub fn prior_means(board: &Board, params: &SearchParams, out: &mut Vec<(Point, f32)>) {
     let mut kids = Vec::new();
-    children(None, board, None, &mut kids);
+    children(None, board, None, params, &mut kids);
     out.clear();
     out.extend(kids.iter().filter_map(|&(mv, prior)| match mv {
         Move::Play(p) => Some((p, prior.wins / prior.visits)),
@@ -713,16 +738,17 @@ pub fn prior_means(board: &Board, out: &mut Vec<(Point, f32)>) {
 }
 
 /// The children of a new node at `board` (the root's if `root` is given) with their
-/// priors, into `out`: computed outside the tree's lock. `owner` is the playouts'
-/// ownership for the weak-group priors (none: no such priors).
+/// priors under `params`, into `out`: computed outside the tree's lock. `owner` is the
+/// playouts' ownership for the weak-group priors (none: no such priors).
 fn children(
     root: Option<&Root>,
     board: &Board,
     owner: Option<&[f32]>,
+    params: &SearchParams,
     out: &mut Vec<(Move, Prior)>,
 ) {
-    let weak = owner.map(|o| (WeakStrings::find(board, o), weak::weight()));
-    let model = features::model();
+    let weak = owner.map(|o| (WeakStrings::find(board, o), params.weak_prior));
+    let model = params.model.as_deref();
     // The learnt strength of each child in `out`, for scaling by the strongest.
     let mut strength = [0f32; super::board::MAX_POINTS];
     let c = board.to_move();
@@ -908,7 +934,7 @@ mod tests {
     use super::*;
 
     fn search(board: &Board, playouts: u64, threads: usize, seed: u64) -> (Tree, u64) {
-        let mut t = Tree::new(board, 7.5, &[], seed);
+        let mut t = Tree::new(board, 7.5, &[], seed, &SearchParams::default());
         let stop = AtomicBool::new(false);
         let limits = Limits {
             playouts: Some(playouts),

@@ -9,6 +9,7 @@ use super::board::{Board, Move};
 use super::features::{self, Gammas};
 use super::mcts;
 use super::mm::{self, Dataset, Prediction};
+use super::settings::SearchParams;
 
 /// What to fit, on what.
 #[derive(Clone, Debug)]
@@ -158,6 +159,7 @@ pub fn train(a: &MmTrain, report: &mut impl Write) -> Result<(), String> {
 /// Top-1 of the tree's hand-set priors on the held-out games' positions (the same
 /// positions as the model's: non-random, non-pass moves that are candidates).
 fn classic_prediction(games: &[(usize, Vec<Move>, usize)]) -> Prediction {
+    let classic = SearchParams::default();
     let mut out = Prediction::default();
     let mut means = Vec::new();
     let mut scores = Vec::new();
@@ -165,7 +167,7 @@ fn classic_prediction(games: &[(usize, Vec<Move>, usize)]) -> Prediction {
         let mut b = Board::new(*size);
         for (i, &m) in moves.iter().enumerate() {
             if let (true, Move::Play(p)) = (i >= *skip, m) {
-                mcts::prior_means(&b, &mut means);
+                mcts::prior_means(&b, &classic, &mut means);
                 if let Some(k) = means.iter().position(|&(q, _)| q == p) {
                     scores.clear();
                     scores.extend(means.iter().map(|&(_, s)| s));

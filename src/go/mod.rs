@@ -19,6 +19,7 @@ pub mod patterns;
 pub mod player;
 pub mod playout;
 pub mod seki;
+pub mod settings;
 pub mod sgf;
 pub mod tactics;
 pub mod timing;

@@ -11,6 +11,7 @@ use super::board::{Board, Move, Point};
 use super::dynkomi::DynKomi;
 use super::game::Game;
 use super::mcts::{Limits, MoveStats, Tree};
+use super::settings::SearchParams;
 use super::timing::{MovePlan, StopReason, Verdict, Watch};
 use crate::color::Color;
 
@@ -25,6 +26,8 @@ pub struct PlayerConfig {
     pub resign_threshold: f32,
     /// Extra komi for the search in handicap games.
     pub dynkomi: DynKomi,
+    /// The tree's priors and RAVE, the playout policy.
+    pub search: SearchParams,
 }
 
 impl Default for PlayerConfig {
@@ -35,6 +38,7 @@ impl Default for PlayerConfig {
             seed: 1,
             resign_threshold: 0.08,
             dynkomi: DynKomi::OFF,
+            search: SearchParams::default(),
         }
     }
 }
@@ -196,9 +200,9 @@ impl Player {
                     .config
                     .seed
                     .wrapping_add(self.searches.wrapping_mul(0x9E37_79B9));
-                self.tree = Some(
-                    Tree::new(board, game.komi() + shift, game.history(), seed).with_shift(shift),
-                );
+                let komi = game.komi() + shift;
+                let tree = Tree::new(board, komi, game.history(), seed, &self.config.search);
+                self.tree = Some(tree.with_shift(shift));
             }
         }
         self.root_moves = moves.to_vec();
@@ -428,6 +432,7 @@ impl Player {
             game.komi(),
             game.history(),
             self.config.seed ^ 0x5C0,
+            &self.config.search,
         );
         let stop = AtomicBool::new(false);
         tree.search(

@@ -7,10 +7,9 @@
 //! moves with self-ataris mostly rejected.
 use rand::rngs::SmallRng;
 use rand::Rng;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use super::board::{Board, Move, Point, MAX_POINTS};
-use super::lgrf::{self, Replies};
+use super::lgrf::{Replies, Stage};
 use super::tactics::{self, push, Candidates};
 use super::{ladder, patterns};
 use crate::color::Color;
@@ -22,39 +21,54 @@ const PROB_PATTERN: f64 = 0.95;
 const PROB_HEURISTIC_SELF_ATARI_REJECT: f64 = 0.9;
 const PROB_RANDOM_SELF_ATARI_REJECT: f64 = 0.5;
 
-/// Probability of the global capture stage (captures anywhere before a random move, as
-/// Pachi's playouts do), as f64 bits; 0 turns it off. Fixed at startup
-/// (`quartet go --global-capture`).
-static PROB_GLOBAL_CAPTURE: AtomicU64 = AtomicU64::new(0);
-
-pub fn set_global_capture(p: f64) {
-    PROB_GLOBAL_CAPTURE.store(p.to_bits(), Ordering::Relaxed);
-}
-
-/// Probability of the nakade stage; off: at 0.8 (Pachi's rate) it went 33-40 over 73 games
-/// of self-play at 2000 playouts, no gain shown (docs/go-pachi-losses.md, session 24).
+/// Probability of the nakade stage unless `--nakade` says: off (no gain shown in
+/// self-play, see docs/experiments/go.md).
 pub const DEFAULT_NAKADE: f64 = 0.0;
 
-/// The nakade stage's probability as f64 bits, fixed at startup (`quartet go --nakade`).
-static PROB_NAKADE: AtomicU64 = AtomicU64::new(DEFAULT_NAKADE.to_bits());
-
-pub fn set_nakade(p: f64) {
-    PROB_NAKADE.store(p.to_bits(), Ordering::Relaxed);
+/// Early termination (the thesis's "mercy rule"): a playout stops once one side has
+/// captured this many stones more than the other since it began, and that side wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mercy {
+    /// A quarter of the board's points: 20 stones on 9x9, 42 on 13x13, 90 on 19x19.
+    #[default]
+    Auto,
+    /// This many stones; 0 plays every playout out.
+    Stones(u32),
 }
 
-/// Early termination (the thesis's "mercy rule"): a playout stops once one side has
-/// captured this many stones more than the other since it began, and that side wins; 0
-/// never stops early, [`MERCY_AUTO`] stops at a quarter of the board's points. Fixed at
-/// startup (`quartet go --mercy`).
-static MERCY: AtomicU32 = AtomicU32::new(MERCY_AUTO);
+impl Mercy {
+    /// The lead in captures that ends a playout on a `size` board (0: none does).
+    pub fn stones(self, size: usize) -> u32 {
+        match self {
+            Mercy::Auto => (size * size / 4) as u32,
+            Mercy::Stones(n) => n,
+        }
+    }
+}
 
-/// A quarter of the board's points: 20 stones on 9x9, where it stops about a tenth of the
-/// playout moves of a middle-game search and no loss showed at fixed playouts
-/// (docs/go-pachi-losses.md, session 28); 42 on 13x13, 90 on 19x19.
-pub const MERCY_AUTO: u32 = u32::MAX;
+/// The heavy policy's settings (`quartet go --lgrf`, `--global-capture`, `--nakade`,
+/// `--mercy`); the playouts read them by reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutParams {
+    /// Where the last good replies are tried (with the search's reply tables).
+    pub lgrf: Stage,
+    /// Probability of the global capture stage (captures anywhere before a random move,
+    /// as Pachi's playouts do); 0 turns it off.
+    pub global_capture: f64,
+    /// Probability of the nakade stage; 0 turns it off.
+    pub nakade: f64,
+    pub mercy: Mercy,
+}
 
-pub fn set_mercy(stones: u32) {
-    MERCY.store(stones, Ordering::Relaxed);
+impl Default for PlayoutParams {
+    fn default() -> Self {
+        PlayoutParams {
+            lgrf: Stage::Off,
+            global_capture: 0.0,
+            nakade: DEFAULT_NAKADE,
+            mercy: Mercy::Auto,
+        }
+    }
 }
 
 /// Which colour first played each point during one simulation (0 none, 1 black, 2 white),
@@ -195,13 +209,21 @@ pub(crate) fn capture_moves(
     n
 }
 
-/// Chooses the next playout move for `c` with the heavy policy.
-pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng, replies: Option<&Replies>) -> Move {
+/// Chooses the next playout move for `c` with the heavy policy under `params`. Inlined
+/// into the playout loop, which keeps `params` in a register from move to move.
+#[inline(always)]
+pub fn heavy_move(
+    b: &mut Board,
+    c: Color,
+    rng: &mut SmallRng,
+    replies: Option<&Replies>,
+    params: &PlayoutParams,
+) -> Move {
     let mut cand: Candidates = [0; 16];
     let stage = if replies.is_some() {
-        lgrf::stage()
+        params.lgrf
     } else {
-        lgrf::OFF
+        Stage::Off
     };
     if let Some(Move::Play(last)) = b.last_move() {
         // A capture of three to six stones leaves an eye space with one vital point.
@@ -210,7 +232,7 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng, replies: Option<&
                 return Move::Play(p);
             }
         }
-        if stage == lgrf::FIRST {
+        if stage == Stage::First {
             if let Some(p) = good_reply(b, c, replies, rng) {
                 return Move::Play(p);
             }
@@ -224,7 +246,7 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng, replies: Option<&
                 return Move::Play(p);
             }
         }
-        if stage == lgrf::AFTER_CAPTURES {
+        if stage == Stage::AfterCaptures {
             if let Some(p) = good_reply(b, c, replies, rng) {
                 return Move::Play(p);
             }
@@ -235,7 +257,7 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng, replies: Option<&
                 return Move::Play(p);
             }
         }
-        let nakade = f64::from_bits(PROB_NAKADE.load(Ordering::Relaxed));
+        let nakade = params.nakade;
         if nakade > 0.0 && rng.gen_bool(nakade) {
             if let Some(p) = tactics::nakade_point(b, c, last) {
                 if b.is_legal(c, p) {
@@ -266,12 +288,12 @@ pub fn heavy_move(b: &mut Board, c: Color, rng: &mut SmallRng, replies: Option<&
             }
         }
     }
-    if stage == lgrf::BEFORE_RANDOM {
+    if stage == Stage::BeforeRandom {
         if let Some(p) = good_reply(b, c, replies, rng) {
             return Move::Play(p);
         }
     }
-    let global = f64::from_bits(PROB_GLOBAL_CAPTURE.load(Ordering::Relaxed));
+    let global = params.global_capture;
     if global > 0.0 && rng.gen_bool(global) {
         let mut n = 0;
         tactics::captures_anywhere(b, c, &mut cand, &mut n);
@@ -358,33 +380,18 @@ pub fn random_move(b: &Board, c: Color, rng: &mut SmallRng, reject_self_atari: f
 /// With `replies`, the playout tries their stored replies (`lgrf`) and adds its moves
 /// to their record. A playout cut short by the mercy rule returns the area balance of its
 /// board as it stands, moved just past `komi` when needed so that the side ahead in
-/// captures wins.
+/// captures wins. `params` is read only by the heavy policy and the mercy rule.
 pub fn run(
-    b: &mut Board,
-    heavy: bool,
-    rng: &mut SmallRng,
-    amaf: Option<&mut Amaf>,
-    replies: Option<&mut Replies>,
-    komi: f32,
-) -> i32 {
-    let mercy = match MERCY.load(Ordering::Relaxed) {
-        MERCY_AUTO => (b.size() * b.size() / 4) as u32,
-        stones => stones,
-    };
-    run_with_mercy(b, heavy, rng, amaf, replies, komi, mercy)
-}
-
-fn run_with_mercy(
     b: &mut Board,
     heavy: bool,
     rng: &mut SmallRng,
     mut amaf: Option<&mut Amaf>,
     mut replies: Option<&mut Replies>,
     komi: f32,
-    mercy: u32,
+    params: &PlayoutParams,
 ) -> i32 {
     let limit = 3 * b.size() * b.size();
-    let mercy = i64::from(mercy);
+    let mercy = i64::from(params.mercy.stones(b.size()));
     let lead =
         |b: &Board| i64::from(b.captures(Color::Black)) - i64::from(b.captures(Color::White));
     let lead_at_start = lead(b);
@@ -392,7 +399,7 @@ fn run_with_mercy(
     for _ in 0..limit {
         let c = b.to_move();
         let mv = if heavy {
-            heavy_move(b, c, rng, replies.as_deref())
+            heavy_move(b, c, rng, replies.as_deref(), params)
         } else {
             random_move(b, c, rng, 0.0)
         };
@@ -565,7 +572,7 @@ mod tests {
         for seed in 0..400 {
             let mut rng = SmallRng::seed_from_u64(seed);
             let mut copy = b.clone();
-            let mv = heavy_move(&mut copy, Black, &mut rng, None);
+            let mv = heavy_move(&mut copy, Black, &mut rng, None, &PlayoutParams::default());
             if mv == Move::Play(f5) || mv == Move::Play(d4) {
                 hits += 1;
             }
@@ -585,20 +592,25 @@ mod tests {
         for seed in 0..50 {
             let mut rng = SmallRng::seed_from_u64(seed);
             let mut copy = b.clone();
-            assert_eq!(heavy_move(&mut copy, Black, &mut rng, None), Move::Play(c3));
+            let mv = heavy_move(&mut copy, Black, &mut rng, None, &PlayoutParams::default());
+            assert_eq!(mv, Move::Play(c3));
         }
     }
 
     #[test]
     fn the_mercy_rule_stops_at_the_capture_that_reaches_it_and_gives_the_game_to_the_leader() {
         let mercy = 6;
+        let params = PlayoutParams {
+            mercy: Mercy::Stones(mercy),
+            ..PlayoutParams::default()
+        };
         let (mut stopped, mut moved_past_komi) = (0, 0);
         for seed in 0..300u64 {
             let mut b = Board::new(9);
             let mut rng = SmallRng::seed_from_u64(seed);
             // Komi far off on some seeds: the leader must win all the same.
             let komi = [7.5, 60.5, -60.5][seed as usize % 3];
-            let balance = run_with_mercy(&mut b, seed % 2 == 0, &mut rng, None, None, komi, mercy);
+            let balance = run(&mut b, seed % 2 == 0, &mut rng, None, None, komi, &params);
             let lead = i64::from(b.captures(Black)) - i64::from(b.captures(White));
             if lead.abs() < i64::from(mercy) {
                 // Played out: two passes end it, and the balance is the board's.

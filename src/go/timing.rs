@@ -56,11 +56,10 @@ pub fn plan(tm: &TimeManager, color: Color, size: usize, empty: usize) -> MovePl
     }
 }
 
-/// Our own moves still to play, from the board size and the empty points. On 9x9 our
-/// self-play games last 59 plies on average (p90 76, over 200 games), so the
-/// last moves leave about N²/5 points empty: an even share over what is left of that
-/// spends the clock by the end of a long game. The floor keeps a slice of time for the
-/// endgame of games that run longer than expected.
+/// Our own moves still to play, from the board size and the empty points. Self-play
+/// games end with about a fifth of the board empty (docs/experiments/go.md): an even
+/// share over what is left of the rest spends the clock by the end of a long game. The
+/// floor keeps a slice of time for the endgame of games that run longer than expected.
 pub fn moves_left(size: usize, empty: usize) -> u32 {
     let area = size * size;
     let to_fill = empty.saturating_sub(area / 5);
@@ -237,7 +236,7 @@ mod tests {
 
     #[test]
     fn plans_never_exceed_the_clock_less_its_margin() {
-        use crate::search::time::{gtp_control, margin, TimeControl};
+        use crate::search::time::{gtp_control, TimeControl, TimeSettings};
         let secs = Duration::from_secs;
         let controls = [
             TimeControl::Absolute { main: secs(60) },
@@ -250,7 +249,7 @@ mod tests {
             },
         ];
         for control in controls {
-            let mut tm = TimeManager::new(secs(1));
+            let mut tm = TimeManager::new(TimeSettings::with_move_time(secs(1)));
             tm.set_control(control);
             for left_ms in [0u64, 40, 100, 150, 900, 3_000, 60_000, 3_600_000] {
                 for stones in [0u32, 1, 3] {
@@ -262,14 +261,14 @@ mod tests {
                         // overtime move may use; in overtime only the period counts.
                         let left = ms(left_ms);
                         let available = match control {
-                            TimeControl::Absolute { .. } => margin(left),
+                            TimeControl::Absolute { .. } => tm.margin(left),
                             TimeControl::Canadian {
                                 period, stones: s, ..
-                            } if stones == 0 => margin(left) + margin(period / s),
+                            } if stones == 0 => tm.margin(left) + tm.margin(period / s),
                             TimeControl::Byoyomi { period, .. } if stones == 0 => {
-                                margin(left) + margin(period)
+                                tm.margin(left) + tm.margin(period)
                             }
-                            _ => margin(left / stones.max(1)).max(margin(left)),
+                            _ => tm.margin(left / stones.max(1)).max(tm.margin(left)),
                         };
                         assert!(
                             p.max <= available,
@@ -283,7 +282,7 @@ mod tests {
             }
         }
         // A clock that banks nothing (one stone per period, no clock) is never managed.
-        let mut tm = TimeManager::new(secs(1));
+        let mut tm = TimeManager::new(TimeSettings::with_move_time(secs(1)));
         assert!(!plan(&tm, Color::Black, 9, 81).managed);
         tm.set_control(gtp_control(Duration::ZERO, secs(10), 1));
         tm.set_time_left(Color::Black, secs(10), 1);

@@ -5,8 +5,6 @@
 //! when it has few liberties and the playouts' ownership leaves its fate open (neither
 //! clearly alive nor clearly dead); a move that adds liberties to an own weak string, or
 //! takes them from an enemy one without leaving the attacker weaker, earns a prior.
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use super::board::{Board, Point, MAX_POINTS};
 use super::tactics;
 use crate::color::Color;
@@ -16,18 +14,6 @@ const MAX_LIBS: usize = 4;
 /// A string whose stones end the playouts its owner's in a share of them between these
 /// bounds (ownership -0.6 to 0.6) is contested: it lives in 20-80% of the playouts.
 const OPEN_FATE: f32 = 0.6;
-
-/// Virtual wins (and visits) of a move that defends or attacks a weak string; 0 turns the
-/// prior off. Process-wide: fixed at startup (`quartet go --weak-prior`).
-static WEIGHT: AtomicU32 = AtomicU32::new(0);
-
-pub fn set_weight(w: f32) {
-    WEIGHT.store(w.to_bits(), Ordering::Relaxed);
-}
-
-pub fn weight() -> f32 {
-    f32::from_bits(WEIGHT.load(Ordering::Relaxed))
-}
 
 /// The weak strings of one position, by string head.
 pub struct WeakStrings {

@@ -16,7 +16,7 @@ use crate::protocol::shared_commands::{
 };
 use crate::protocol::stream::Stream;
 use crate::search::ponder::{Lent, MAX_PONDER};
-use crate::search::time::{parse_count, TimeManager};
+use crate::search::time::{parse_count, TimeManager, TimeSettings};
 use crate::search::{Deadline, Limits, StopToken};
 
 /// The first search of a ponder. A search splits its time between the threat searches
@@ -38,14 +38,14 @@ pub struct GomokuEngine {
 }
 
 impl GomokuEngine {
-    pub fn new(config: SearchConfig, default_move_time: Duration) -> GomokuEngine {
+    pub fn new(config: SearchConfig, time: TimeSettings) -> GomokuEngine {
         GomokuEngine {
             game: Game::new(DEFAULT_SIZE, Rule::Freestyle),
             searcher: Lent::new(Searcher::new(config.clone()), move || {
                 Searcher::new(config.clone())
             }),
             ponder: false,
-            time: TimeManager::new(default_move_time),
+            time: TimeManager::new(time),
             stop: StopToken::new(),
         }
     }

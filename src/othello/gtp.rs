@@ -18,6 +18,7 @@ use crate::protocol::shared_commands::{
 };
 use crate::protocol::stream::Stream;
 use crate::search::ponder::{Lent, MAX_PONDER};
+use crate::search::time::TimeSettings;
 use crate::search::{Deadline, Limits, StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
@@ -74,13 +75,13 @@ pub struct OthelloEngine {
 
 impl OthelloEngine {
     /// An engine whose searcher `make` builds (again, should a ponder thread lose it).
-    pub fn new(make: impl Fn() -> Searcher + Send + 'static, move_time: Duration) -> OthelloEngine {
+    pub fn new(make: impl Fn() -> Searcher + Send + 'static, time: TimeSettings) -> OthelloEngine {
         OthelloEngine {
             state: State::start(),
             history: Vec::new(),
             searcher: Lent::new(make(), make),
             ponder: false,
-            time: TimeManager::new(move_time),
+            time: TimeManager::new(time),
             stop: StopToken::new(),
             solve_time: DEFAULT_SOLVE_TIME,
             max_depth: 60,

@@ -14,7 +14,6 @@
 //!
 //! When the controller never sends `time_left`, the engine reports its own thinking time
 //! with [`TimeManager::spent`] and the clocks are kept here.
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::color::Color;
@@ -29,22 +28,38 @@ pub const DEFAULT_LAG_BUFFER_MS: u64 = 20;
 /// Longest `--lag-buffer` accepted: a minute.
 pub const MAX_LAG_BUFFER: Duration = Duration::from_secs(60);
 
-static LAG_BUFFER_MS: AtomicU64 = AtomicU64::new(DEFAULT_LAG_BUFFER_MS);
-
-/// Sets the fixed part of the safety margin for the whole process (`--lag-buffer MS`).
-pub fn set_lag_buffer(ms: u64) -> Result<(), String> {
-    if ms > MAX_LAG_BUFFER.as_millis() as u64 {
-        return Err(format!(
-            "--lag-buffer must be at most {} ms",
-            MAX_LAG_BUFFER.as_millis()
-        ));
-    }
-    LAG_BUFFER_MS.store(ms, Ordering::Relaxed);
-    Ok(())
+/// What an engine's command line sets for its time manager.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeSettings {
+    /// Thinking time of every move while no clock is set (`--move-time`).
+    pub move_time: Duration,
+    /// Fixed part of the safety margin kept back from every move's time (`--lag-buffer`).
+    pub lag_buffer: Duration,
 }
 
-fn lag_buffer() -> Duration {
-    Duration::from_millis(LAG_BUFFER_MS.load(Ordering::Relaxed))
+impl TimeSettings {
+    /// `move_time` per move and `lag_buffer_ms` of lag buffer (`--lag-buffer`), which must
+    /// not exceed [`MAX_LAG_BUFFER`].
+    pub fn new(move_time: Duration, lag_buffer_ms: u64) -> Result<TimeSettings, String> {
+        if lag_buffer_ms > MAX_LAG_BUFFER.as_millis() as u64 {
+            return Err(format!(
+                "--lag-buffer must be at most {} ms",
+                MAX_LAG_BUFFER.as_millis()
+            ));
+        }
+        Ok(TimeSettings {
+            move_time,
+            lag_buffer: Duration::from_millis(lag_buffer_ms),
+        })
+    }
+
+    /// `move_time` per move with the default lag buffer.
+    pub fn with_move_time(move_time: Duration) -> TimeSettings {
+        TimeSettings {
+            move_time,
+            lag_buffer: Duration::from_millis(DEFAULT_LAG_BUFFER_MS),
+        }
+    }
 }
 
 /// Longest thinking time for one move that a clock can buy (`time_settings 1000000000 0 0`
@@ -56,13 +71,9 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(600);
 /// Longest time accepted in a command (about 31 years); more is a syntax error.
 const MAX_SECONDS: u64 = 1_000_000_000;
 
-/// What remains usable of `t`: `t - t/40 - lag buffer`, never negative (0.955 s of 1 s with
+/// What remains usable of `t`: `t - t/40 - lag_buffer`, never negative (0.955 s of 1 s with
 /// the default 20 ms).
-pub fn margin(t: Duration) -> Duration {
-    margin_with(t, lag_buffer())
-}
-
-fn margin_with(t: Duration, lag_buffer: Duration) -> Duration {
+pub fn margin(t: Duration, lag_buffer: Duration) -> Duration {
     t.saturating_sub(t / 40).saturating_sub(lag_buffer)
 }
 
@@ -125,12 +136,13 @@ impl Clock {
     }
 }
 
-/// Clock state for both players plus the engine's default move time.
+/// Clock state for both players plus the engine's default move time and lag buffer.
 #[derive(Clone, Debug)]
 pub struct TimeManager {
     control: TimeControl,
     clocks: [Clock; 2],
     default_move: Duration,
+    lag_buffer: Duration,
 }
 
 /// Parses a non-negative number of seconds: digits with an optional decimal fraction
@@ -187,13 +199,19 @@ pub fn gtp_control(main: Duration, byo_time: Duration, byo_stones: u32) -> TimeC
 }
 
 impl TimeManager {
-    /// No clock set; every move gets `default_move` (soft and hard).
-    pub fn new(default_move: Duration) -> TimeManager {
+    /// No clock set; every move gets the settings' move time (soft and hard).
+    pub fn new(settings: TimeSettings) -> TimeManager {
         TimeManager {
             control: TimeControl::Unlimited,
             clocks: [Clock::fresh(TimeControl::Unlimited); 2],
-            default_move,
+            default_move: settings.move_time,
+            lag_buffer: settings.lag_buffer,
         }
+    }
+
+    /// What remains usable of `t` under this manager's lag buffer (see [`margin`]).
+    pub fn margin(&self, t: Duration) -> Duration {
+        margin(t, self.lag_buffer)
     }
 
     pub fn control(&self) -> TimeControl {
@@ -350,35 +368,40 @@ impl TimeManager {
         let clock = &self.clocks[color.index()];
         match self.control {
             TimeControl::Unlimited => (self.default_move, self.default_move),
-            TimeControl::Absolute { .. } => main_phase(clock.main_left, n, Duration::ZERO),
+            TimeControl::Absolute { .. } => self.main_phase(clock.main_left, n, Duration::ZERO),
             TimeControl::Canadian { period, stones, .. } => {
                 if clock.in_overtime {
-                    let per = margin(clock.period_left / clock.count.max(1));
+                    let per = self.margin(clock.period_left / clock.count.max(1));
                     (per, per)
                 } else {
-                    main_phase(clock.main_left, n, margin(period / stones.max(1)))
+                    self.main_phase(clock.main_left, n, self.margin(period / stones.max(1)))
                 }
             }
             TimeControl::Byoyomi { period, .. } => {
                 if clock.in_overtime {
-                    let per = margin(clock.period_left);
+                    let per = self.margin(clock.period_left);
                     (per, per)
                 } else {
-                    main_phase(clock.main_left, n, margin(period))
+                    self.main_phase(clock.main_left, n, self.margin(period))
                 }
             }
         }
     }
-}
 
-/// In main time: an even share of what is left, at least what one overtime move may use
-/// (crossing into overtime by that much is safe). The hard limit allows three shares but
-/// never more than half the usable main time (or the soft limit, if larger).
-fn main_phase(main_left: Duration, n: u32, overtime_move: Duration) -> (Duration, Duration) {
-    let usable = margin(main_left);
-    let soft = (usable / n).max(overtime_move);
-    let hard = (soft * 3).min((usable / 2).max(soft));
-    (soft, hard)
+    /// In main time: an even share of what is left, at least what one overtime move may
+    /// use (crossing into overtime by that much is safe). The hard limit allows three
+    /// shares but never more than half the usable main time (or the soft limit, if larger).
+    fn main_phase(
+        &self,
+        main_left: Duration,
+        n: u32,
+        overtime_move: Duration,
+    ) -> (Duration, Duration) {
+        let usable = self.margin(main_left);
+        let soft = (usable / n).max(overtime_move);
+        let hard = (soft * 3).min((usable / 2).max(soft));
+        (soft, hard)
+    }
 }
 
 #[cfg(test)]
@@ -393,6 +416,9 @@ mod tests {
     }
     fn ns(n: u64) -> Duration {
         Duration::from_nanos(n)
+    }
+    fn manager(move_time: Duration) -> TimeManager {
+        TimeManager::new(TimeSettings::with_move_time(move_time))
     }
 
     #[test]
@@ -425,7 +451,7 @@ mod tests {
 
     #[test]
     fn gtp_time_settings_semantics() {
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         assert_eq!(
             tm.budget(Color::Black, 30),
             (Duration::from_secs(1), Duration::from_secs(1))
@@ -468,23 +494,43 @@ mod tests {
 
     #[test]
     fn the_margin_keeps_a_fortieth_and_the_lag_buffer() {
-        assert_eq!(margin_with(ms(1000), ms(20)), ms(955));
-        assert_eq!(margin_with(ms(1000), ms(300)), ms(675));
-        assert_eq!(margin_with(ms(40_000), ms(0)), ms(39_000));
-        assert_eq!(margin_with(ms(100), ms(300)), ms(0));
+        assert_eq!(margin(ms(1000), ms(20)), ms(955));
+        assert_eq!(margin(ms(1000), ms(300)), ms(675));
+        assert_eq!(margin(ms(40_000), ms(0)), ms(39_000));
+        assert_eq!(margin(ms(100), ms(300)), ms(0));
+    }
+
+    #[test]
+    fn each_manager_keeps_its_own_lag_buffer() {
+        // Two engines in one process: a 300 ms buffer does not change the other's 20 ms.
+        let settings = |lag| TimeSettings::new(Duration::from_secs(5), lag).unwrap();
+        let mut near = TimeManager::new(settings(20));
+        let mut far = TimeManager::new(settings(300));
+        for tm in [&mut near, &mut far] {
+            tm.time_settings(&s(&["0", "1", "1"])).unwrap();
+        }
+        assert_eq!(far.budget(Color::Black, 30), (ms(675), ms(675)));
+        assert_eq!(near.budget(Color::Black, 30), (ms(955), ms(955)));
+        assert_eq!(
+            TimeSettings::with_move_time(ms(5000)),
+            settings(DEFAULT_LAG_BUFFER_MS)
+        );
+        assert!(TimeSettings::new(ms(1), 60_000).is_ok());
+        let e = TimeSettings::new(ms(1), 60_001).unwrap_err();
+        assert!(e.contains("--lag-buffer"), "{e}");
     }
 
     #[test]
     fn a_fixed_time_per_move_banks_nothing_from_the_first_move() {
         // `time_settings 0 1 1`, what match referees send for "1 s a move": the first
         // move is already in overtime, so a move stopped early saves nothing.
-        let mut tm = TimeManager::new(Duration::from_secs(5));
+        let mut tm = manager(Duration::from_secs(5));
         tm.time_settings(&s(&["0", "1", "1"])).unwrap();
         for c in [Color::Black, Color::White] {
             assert!(!tm.banks_savings(c));
             let (soft, hard) = tm.budget(c, 30);
             assert_eq!(soft, hard);
-            assert_eq!(soft, margin(Duration::from_secs(1)));
+            assert_eq!(soft, tm.margin(Duration::from_secs(1)));
         }
         tm.spent(Color::Black, ms(800));
         assert!(!tm.banks_savings(Color::Black));
@@ -498,7 +544,7 @@ mod tests {
 
     #[test]
     fn kgs_time_settings_forms() {
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         tm.kgs_time_settings(&s(&["byoyomi", "0", "10", "5"]))
             .unwrap();
         assert_eq!(
@@ -537,7 +583,7 @@ mod tests {
 
     #[test]
     fn absolute_budget_by_hand() {
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         tm.time_settings(&s(&["300", "0", "0"])).unwrap();
         // usable = 300 - 7.5 - 0.02 = 292.48 s; /30 = 9.749333333 s; hard = 3 x soft.
         assert_eq!(
@@ -563,7 +609,7 @@ mod tests {
 
     #[test]
     fn canadian_budget_by_hand() {
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         // No main time: straight into byo-yomi, 30 s for 10 stones:
         // per move 3 s - 0.075 - 0.02 = 2.905 s.
         tm.time_settings(&s(&["0", "30", "10"])).unwrap();
@@ -585,7 +631,7 @@ mod tests {
 
     #[test]
     fn canadian_own_accounting() {
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         tm.time_settings(&s(&["10", "20", "5"])).unwrap();
         // 12 s spent: main gone, 2 s into the period: 18 s for 4 stones:
         // 4.5 s - 0.1125 - 0.02 = 4.3675 s.
@@ -603,7 +649,7 @@ mod tests {
 
     #[test]
     fn japanese_byoyomi() {
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         tm.kgs_time_settings(&s(&["byoyomi", "5", "10", "3"]))
             .unwrap();
         tm.spent(Color::Black, Duration::from_secs(7));
@@ -632,7 +678,7 @@ mod tests {
     fn absurd_clocks_are_capped_per_move() {
         // `time_settings 1000000000 0 0` (the largest accepted): about 31 years of main
         // time must not buy more than the documented cap, in any clock system.
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         let huge = s(&["1000000000", "0", "0"]);
         tm.time_settings(&huge).unwrap();
         for n in [1u32, 40] {
@@ -644,14 +690,14 @@ mod tests {
             .unwrap();
         assert_eq!(tm.budget(Color::Black, 1), (MAX_MOVE_TIME, MAX_MOVE_TIME));
         // No clock: `--move-time` is taken as given.
-        let tm = TimeManager::new(Duration::from_secs(3600));
+        let tm = manager(Duration::from_secs(3600));
         assert_eq!(tm.budget(Color::Black, 1).1, Duration::from_secs(3600));
     }
 
     #[test]
     fn budgets_never_exceed_the_clock() {
         // Exhaustive sweep: whatever the state, soft <= hard <= what is really left.
-        let mut tm = TimeManager::new(Duration::from_secs(1));
+        let mut tm = manager(Duration::from_secs(1));
         for (m, t, st) in [(0u64, 30u64, 10u32), (60, 0, 0), (5, 10, 1), (300, 20, 25)] {
             tm.set_control(gtp_control(
                 Duration::from_secs(m),
@@ -665,7 +711,7 @@ mod tests {
                         let (soft, hard) = tm.budget(Color::Black, n);
                         assert!(soft <= hard);
                         let available = if stones == 0 {
-                            ms(left_ms) + margin(Duration::from_secs(t) / st.max(1))
+                            ms(left_ms) + tm.margin(Duration::from_secs(t) / st.max(1))
                         } else {
                             ms(left_ms)
                         };

@@ -1,0 +1,65 @@
+//! The Go engine's settings as values: what `quartet go`'s options set, built once from
+//! the command line and handed down (engine, player, tree, playouts), so that two engines
+//! in one process (a match, a test) can differ. Tables built once from built-in data
+//! (the 3x3 patterns, the diamonds) are the same for every engine and stay shared.
+use std::sync::Arc;
+
+use super::features::PriorModel;
+use super::mcts::DEFAULT_RAVE_EQUIV;
+use super::player::PlayerConfig;
+use super::playout::PlayoutParams;
+use crate::search::time::TimeSettings;
+
+/// What the tree search and its playouts read: the tree's priors, RAVE and the playout
+/// policy. The search threads read it by reference.
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    /// Simulations after which a child's own mean weighs as much as its RAVE value
+    /// (`--rave-equiv`).
+    pub rave_equiv: f32,
+    /// Virtual wins (and visits) of a tree move that defends or attacks a weak string
+    /// (`--weak-prior`, see `weak.rs`); 0 turns the prior off.
+    pub weak_prior: f32,
+    /// The learnt model added to (or replacing) the hand-set priors (`--priors`); none:
+    /// the hand-set priors alone.
+    pub model: Option<Arc<PriorModel>>,
+    pub playout: PlayoutParams,
+}
+
+impl Default for SearchParams {
+    /// The hand-set priors without a learnt model, and every option's default.
+    fn default() -> Self {
+        SearchParams {
+            rave_equiv: DEFAULT_RAVE_EQUIV,
+            weak_prior: 0.0,
+            model: None,
+            playout: PlayoutParams::default(),
+        }
+    }
+}
+
+/// How `genmove` spends a clock's time (`--time-manager`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeMode {
+    /// An even share of the clock over half the empty points (at least 10 moves).
+    Off,
+    /// [`super::timing::plan`]: the share from the moves left, early stops and extensions.
+    On,
+    /// `On`'s share without early stops or extensions, to measure the two apart.
+    PlanOnly,
+}
+
+/// Everything `quartet go` sets for one engine.
+#[derive(Clone, Debug)]
+pub struct GoSettings {
+    /// The player's search: playouts, threads, seed, resigning, dynamic komi and the
+    /// [`SearchParams`].
+    pub player: PlayerConfig,
+    /// The move time without a clock and the lag buffer.
+    pub time: TimeSettings,
+    pub time_manager: TimeMode,
+    /// Search on the opponent's time after each of our moves (`--ponder`).
+    pub ponder: bool,
+    /// GoGui live graphics on stderr while `genmove` thinks (`--gfx`).
+    pub gfx: bool,
+}
