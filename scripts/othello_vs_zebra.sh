@@ -6,7 +6,7 @@
 # ZEBRA_DIR holds Zebra's console binary (github.com/lk16/zebra, with the one-move print that
 # scripts/zebra_gtp.py describes) and its coeffs2.bin.
 # env: QUARTET (default target/release/quartet), QUARTET_ARGS (default none),
-#      ZEBRA_DEPTH="21 22 24" (midgame depth, exact and WLD empties; 21/22/24 spends about
+#      ZEBRA_DEPTH="20 22 24" (midgame depth, exact and WLD empties; 20/22/24 spends about
 #      1 s a move on one core, as quartet does), SEED (1), CONCURRENCY (1).
 # Zebra's time per move goes to OUT_DIR/engines.log, one line per move.
 set -eu
@@ -19,7 +19,7 @@ ROUNDS=${2:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${3:-$ROOT/target/match-vs-zebra}
 QUARTET=${QUARTET:-$ROOT/target/release/quartet}
-ZEBRA_DEPTH=${ZEBRA_DEPTH:-21 22 24}
+ZEBRA_DEPTH=${ZEBRA_DEPTH:-20 22 24}
 [ -x "$QUARTET" ] || { echo "$QUARTET missing: run cargo build --release" >&2; exit 2; }
 [ -x "$ZEBRA_DIR/zebra" ] || { echo "$ZEBRA_DIR/zebra missing (see scripts/zebra_gtp.py)" >&2; exit 2; }
 mkdir -p "$OUT"

@@ -2,7 +2,7 @@
 """A GTP front end for Zebra (the console engine of WZebra), so that `quartet match othello`
 can play it at a fixed depth.
 
-usage: zebra_gtp.py ZEBRA_DIR [DEPTH EXACT WLD]      (default depth 21, exact 22, WLD 24)
+usage: zebra_gtp.py ZEBRA_DIR [DEPTH EXACT WLD]      (default depth 20, exact 22, WLD 24)
 
 ZEBRA_DIR holds a `zebra` binary built from github.com/lk16/zebra (its Makefile's console
 target, `make zebra OPTS="-O2 -fcommon -fwrapv -fno-strict-aliasing
@@ -35,7 +35,7 @@ def main():
     if len(sys.argv) not in (2, 5):
         sys.exit(__doc__)
     zebra_dir = os.path.abspath(sys.argv[1])
-    depth = sys.argv[2:5] or ["21", "22", "24"]
+    depth = sys.argv[2:5] or ["20", "22", "24"]
     moves = []
     env = dict(os.environ, ZEBRA_ONE_MOVE="1")
     for raw in sys.stdin:
