@@ -86,7 +86,7 @@ pub struct Brain {
     /// Made once a game exists and the input has been quiet for [`QUIET_BEFORE_TABLES`]
     /// (the manager's INFO lines follow START at once), or at the first search: after
     /// `max_memory`, so its tables never exceed the limit, and, in a real game, outside
-    /// the time of a move (filling 96 MB of tables took up to 2 s on a loaded machine).
+    /// the time of a move (filling 96 MB of tables can take seconds).
     searcher: Option<Searcher>,
     /// Our colour in the current game (known once we or the opponent moved first).
     me: Option<Color>,

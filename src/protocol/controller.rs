@@ -104,7 +104,7 @@ mod tests {
         let seen = rx
             .recv_timeout(Duration::from_secs(5))
             .expect("called back");
-        // poll wakes on the close itself; the bound is generous for a loaded machine.
+        // poll wakes on the close itself; the bound leaves room for a busy host.
         assert!(
             seen - closed < Duration::from_secs(2),
             "{:?}",
