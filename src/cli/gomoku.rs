@@ -11,13 +11,14 @@ pub struct GomokuArgs {
     /// Speak the Gomocup (Piskvork) protocol instead of GTP.
     #[arg(long)]
     pub pbrain: bool,
-    /// Candidate moves searched per node (the paper's width).
+    /// Candidate moves searched per node, best first.
     #[arg(long, default_value_t = 10)]
     pub width: usize,
-    /// Deepest search iteration (the paper's depth); the clock may stop earlier.
+    /// Deepest search iteration; the clock may stop earlier.
     #[arg(long, default_value_t = 64)]
     pub depth: u32,
-    /// No VCF/VCT search and no VCF defence: the paper's plain window alpha-beta.
+    /// No VCF/VCT search and no VCF defence: the plain window alpha-beta of the value-estimation
+    /// paper (`--width 5 --depth 10 --no-threats` is its configuration).
     #[arg(long)]
     pub no_threats: bool,
     /// No line patterns in the evaluation and move order (the window sums alone).

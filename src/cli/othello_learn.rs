@@ -12,8 +12,8 @@ pub struct LearnArgs {
     /// Games the directory should hold at the end (a restarted run plays the rest).
     #[arg(long)]
     pub games: u32,
-    /// Starting seconds per move of both sides (the paper's is 2); the side that has won
-    /// less gets more as the run goes on.
+    /// Starting seconds per move of both sides (the self-learning paper used 2); the side
+    /// that has won less gets more as the run goes on.
     #[arg(long, default_value_t = 2.0)]
     pub base_time: f64,
     /// Directory of `games.ggf` (the games, one a line) and `book.book` (the book).
