@@ -38,8 +38,9 @@ pub struct DotsArgs {
     /// Seed of the greedy player's random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// GoGui's rules mode from the start: moves as points of the (2C+1)x(2R+1) grid and
+    /// GoGui's rules mode from the start: moves as points of the (2N+1)x(2N+1) grid and
     /// `boardsize N` in grid points (the first `gogui-rules_*` command also turns it on).
+    /// Square boards only: GoGui cannot draw a rectangle.
     #[arg(long)]
     pub gogui: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
