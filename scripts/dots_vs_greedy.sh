@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `quartet dots` against the greedy reference player on 5x5 boxes (the issue's strength test).
+# `quartet dots` against the greedy reference player on 5x5 boxes.
 # Usage: scripts/dots_vs_greedy.sh [rounds=10] [seconds-per-move=2] [seed=1] [out-dir]
 #
 # The greedy player takes any box, else a random edge that gives nothing away, else a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# quartet (1 s a move) against GNU Go 3.8 level 10 on 9x9, komi 7.5: the anchor match of issue 2.
+# quartet (1 s a move) against GNU Go 3.8 level 10 on 9x9, komi 7.5.
 # Usage: scripts/gnugo_match.sh SGF_DIR [GAMES=40]   e.g. scripts/gnugo_match.sh /tmp/gnugo-sgf 40
 #
 # One thread, Chinese rules. Colours alternate game by game (quartet is Black in games 1,

@@ -2,7 +2,7 @@
 # Plays quartet against GNU Go as one run and as shards, merges the shards and diffs the tables.
 # Usage: scripts/gnugo_shards.sh OUT_DIR [ROUNDS=50] [SHARDS=4]   e.g. /tmp/gnugo-shards 50 4
 #
-# The issue-3 demonstration: GNU Go level 10 on 9x9, ROUNDS rounds (each round one opening
+# GNU Go level 10 on 9x9, ROUNDS rounds (each round one opening
 # of scripts/openings/go9.txt, played twice with colours swapped, so 2*ROUNDS games), first
 # as one run with two games at a time, then as SHARDS shards run one after another (as
 # separate hosts would run them), then merged.

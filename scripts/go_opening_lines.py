@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Share of each engine's first moves that land on the first or second line, from the SGF
-records of `quartet match go` (the opening-quality figure of issue 16).
+records of `quartet match go`.
 
 Usage: scripts/go_opening_lines.py [--skip N] [--moves M] RECORDS_DIR...
   --skip N   plies of the match's forced opening to ignore (--random-openings N, or the

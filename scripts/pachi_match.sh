@@ -5,7 +5,7 @@
 # Pachi is NOT installed by `apt-get install pachi`: Debian's `pachi` package is an
 # unrelated platform game. Build the engine from https://github.com/pasky/pachi (make;
 # `make DCNN=0` builds it without the Caffe dependency) or use a release binary, and pass
-# its path. The default PACHI_ARGS are the issue's setting: no joseki, one thread, `-t 3`,
+# its path. The default PACHI_ARGS are: no joseki, one thread, `-t 3`,
 # which Pachi 12.90 spends as 1.0 s a move on 9x9 (it keeps about 2 s back for network lag,
 # as its log shows); `-t =5000` gives fixed playouts instead (Pachi
 # reads `-t SECS` for time per move, `-t =N` for N playouts, and engine options such as

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Two `quartet gomoku --pbrain` brains play each other, 10 moves each at timeout_turn 500
 # (as tests/gomoku_pbrain_game.rs does), and the depth and source each brain logged for
-# every move are printed: the measurement of issue 18's "completes no iteration" bug.
+# every move are printed.
 #
 # usage: scripts/pbrain_depths.py [path/to/quartet] (default target/release/quartet)
 import re

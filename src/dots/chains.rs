@@ -152,7 +152,7 @@ pub fn wanted_long_chain_parity(geo: &Geometry, first_player: bool) -> usize {
 /// are `comps` (chain lengths, and `LOOP + length` for loops): that player must open a
 /// component, and the opponent takes it all or declines the last two (four for a loop).
 /// The controller's value is `-loony_value`. Only the shortest long chain and the shortest
-/// loop need a try (the issue's closed form); short chains are tried one length each.
+/// loop need a try (a closed form); short chains are tried one length each.
 pub fn loony_value(comps: &[u8], memo: &mut LoonyMemo) -> i32 {
     let mut v: Vec<u8> = comps.to_vec();
     v.sort_unstable();
@@ -235,9 +235,9 @@ mod tests {
         -loony_value(comps, &mut LoonyMemo::default())
     }
 
-    /// The issue's closed-form values.
+    /// The controller's values of small loony endgames, worked out by hand.
     #[test]
-    fn controller_values_from_the_issue() {
+    fn controller_values_in_closed_form() {
         for n in 1..=8u8 {
             assert_eq!(
                 loony_value(&[n], &mut LoonyMemo::default()),

@@ -1,4 +1,4 @@
-//! The reference opponent: a greedy player. It takes a box whenever one has three
+//! A reference opponent: a greedy player. It takes a box whenever one has three
 //! sides, else draws a random edge that gives no box a third side, else any random edge.
 //! It knows nothing of chains, so it never double-deals and always opens the shortest
 //! chain only by luck; the strength test measures the real engine against it.

@@ -1,5 +1,5 @@
 //! Who picks the engine's moves: the searching player (`play::choose_move`) or the
-//! issue's greedy reference player. Both front ends (GTP and SAU) ask a `Player` for one
+//! greedy reference player. Both front ends (GTP and SAU) ask a `Player` for one
 //! edge at a time, so the greedy player speaks every protocol the real engine speaks.
 use super::greedy::greedy_move;
 use super::play::{choose_move_avoiding, PlayTable};

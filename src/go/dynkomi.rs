@@ -1,4 +1,4 @@
-//! Dynamic komi for handicap games (issue 16; the idea of Pachi's "linear" dynkomi).
+//! Dynamic komi for handicap games (the idea of Pachi's "linear" dynkomi).
 //!
 //! A Monte-Carlo search judges moves by how often they win. In a handicap game the side
 //! giving the stones loses nearly every simulation at first, so every move looks alike and

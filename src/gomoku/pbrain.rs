@@ -38,7 +38,7 @@ const CHANNEL_LINES: usize = 16;
 const QUIET_BEFORE_TABLES: Duration = Duration::from_millis(20);
 
 /// END's way into a running search. Every search gets a fresh token (a token tripped by
-/// one search's hard deadline must not stop the next: issue 18), unless END came, which
+/// one search's hard deadline must not stop the next), unless END came, which
 /// trips the current token and every later one. One mutex orders the two, so an END that
 /// arrives while a search starts is never lost.
 #[derive(Clone, Debug, Default)]

@@ -822,8 +822,8 @@ impl Searcher {
         }
         // When every move within the width loses, the full engine tries every candidate
         // before it gives the node up: a loss is a proof, and a proof against the width's
-        // best-looking defences only claimed wins that did not exist (issue 18;
-        // proof_tests.rs holds a position where the only defence ranks below the width).
+        // best-looking defences only claimed wins that did not exist
+        // (proof_tests.rs holds a position where the only defence ranks below the width).
         let mut widened = !self.config.threats;
         let alpha0 = alpha;
         let mut best = -MATE - 1;

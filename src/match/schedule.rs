@@ -290,7 +290,7 @@ mod tests {
     }
 
     /// docs/match.md: "one opening per line (protocol notation, `#` comments)". A trailing
-    /// comment was read as moves (`"#"` is not a move) before issue 20.
+    /// comment was read as moves (`"#"` is not a move).
     #[test]
     fn openings_take_trailing_comments() {
         let go = || GoReferee::new(9, 7.5).unwrap();

@@ -14,7 +14,7 @@ use std::fmt;
 pub const DEFAULT_WEIGHTS: &str = include_str!("../../data/othello/weights.txt");
 
 /// Largest weights file `--weights` reads (64 MiB): far above any text table of
-/// weights (today's is 2 KB), and a bound for `/dev/zero` (issue 20: it grew to 10.9 GB).
+/// weights (today's is 2 KB), and a bound for `/dev/zero`.
 pub const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
 
 /// The hand-set weights the fitted ones replaced (`--weights data/othello/weights-hand.txt`).

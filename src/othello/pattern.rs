@@ -2,7 +2,7 @@
 //!
 //! The shapes are the usual ones (Logistello, Edax): an edge with its two X-squares, the
 //! corner 3x3 and 2x5 blocks, the lines 2-4 squares in from an edge, the diagonals of
-//! length 4-8; plus mobility tables and a parity/bias term, and optionally the issue's
+//! length 4-8; plus mobility tables and a parity/bias term, and optionally the
 //! "outer region" term (see `OUTER`). Symmetric instances share one table: instead of
 //! one square list per instance, the board itself is rotated/mirrored (a few shifts per
 //! symmetry) and the shape's canonical instance is read from each transformed board with

@@ -1,4 +1,4 @@
-//! Refitting the pattern tables from the learn loop's own games (issue 17, item 3).
+//! Refitting the pattern tables from the learn loop's own games.
 //!
 //! Every position of a learnt game is labelled with the game's final disc difference from
 //! its side to move (the WTHOR "theoretical score" idea with our own games: the players
