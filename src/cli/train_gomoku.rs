@@ -1,21 +1,28 @@
 //! `quartet train gomoku ...`: self-play games and the fit of the line-pattern weights.
-use crate::gomoku::selfplay::{self, SelfPlay};
+use crate::gomoku::selfplay::{self, RunHeader, SelfPlay};
 use crate::gomoku::train::{fit_files, FitFiles};
 use crate::gomoku::weights::ClassWeights;
+use crate::matches::schedule::Shard;
 use clap::Subcommand;
 use std::path::PathBuf;
 
 #[derive(Subcommand, Debug)]
 pub enum TrainGomoku {
     /// Self-play games of the full engine at a fixed depth from random openings (15x15
-    /// freestyle), appended to a binary positions file (format: src/gomoku/selfplay.rs).
+    /// freestyle), written to a binary positions file (format: src/gomoku/selfplay.rs).
+    /// A stopped run continues where it stopped when given the same file and options;
+    /// `--shard i/n` splits one run over many machines.
     Selfplay {
-        /// The positions file (created, or appended to).
+        /// The positions file: created, or continued if it holds games of the same run.
         #[arg(long)]
         out: PathBuf,
-        /// Number of games.
+        /// Number of games of the whole run (all shards together).
         #[arg(long, default_value_t = 100)]
         games: u32,
+        /// Play only the i-th of n slices of the games (1 <= i <= n), each into its own
+        /// file; `fit --positions` takes the shards' files together.
+        #[arg(long, default_value = "1/1")]
+        shard: Shard,
         /// Seed of the random openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -69,6 +76,7 @@ pub fn run(what: TrainGomoku) -> Result<(), String> {
         TrainGomoku::Selfplay {
             out,
             games,
+            shard,
             seed,
             depth,
             min_random,
@@ -91,7 +99,11 @@ pub fn run(what: TrainGomoku) -> Result<(), String> {
                 weights: ClassWeights::load(&eval)?,
                 threats: !no_threats,
             };
-            selfplay::run(&out, games, seed, &cfg)
+            if shard.count > u16::MAX as usize {
+                return Err(format!("--shard {shard}: at most {} shards", u16::MAX));
+            }
+            let run = RunHeader::new(&cfg, games, seed, (shard.index as u16, shard.count as u16));
+            selfplay::run(&out, &run, &cfg)
         }
         TrainGomoku::Fit {
             positions,
