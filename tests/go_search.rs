@@ -5,7 +5,8 @@ use std::sync::atomic::AtomicBool;
 use quartet::color::Color::{self, Black, White};
 use quartet::go::board::Move;
 use quartet::go::game::Game;
-use quartet::go::player::{Decision, Player, PlayerConfig};
+use quartet::go::player::{Decision, Player};
+use quartet::go::settings::PlayerConfig;
 use quartet::protocol::coords::format_vertex;
 
 fn game_from(rows: &[&str], komi: f32) -> Game {

@@ -11,8 +11,9 @@ use quartet::go::features::{Gammas, PriorModel, BUILT_IN};
 use quartet::go::game::Game;
 use quartet::go::lgrf::Stage;
 use quartet::go::mcts::MoveStats;
-use quartet::go::player::{Decision, Player, PlayerConfig};
+use quartet::go::player::{Decision, Player};
 use quartet::go::playout::{Mercy, PlayoutParams};
+use quartet::go::settings::PlayerConfig;
 use quartet::go::settings::SearchParams;
 
 const PLAYOUTS: u64 = 1000;

@@ -9,7 +9,8 @@ use std::time::Duration;
 use quartet::color::Color::Black;
 use quartet::go::board::Move;
 use quartet::go::game::Game;
-use quartet::go::player::{Decision, Player, PlayerConfig};
+use quartet::go::player::{Decision, Player};
+use quartet::go::settings::PlayerConfig;
 use quartet::go::timing::{MovePlan, StopReason};
 use quartet::protocol::coords::format_vertex;
 

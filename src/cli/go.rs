@@ -7,8 +7,8 @@ use crate::go::dynkomi::DynKomi;
 use crate::go::features::{Gammas, PriorModel, BUILT_IN};
 use crate::go::gtp::GoEngine;
 use crate::go::lgrf::Stage;
-use crate::go::player::PlayerConfig;
 use crate::go::playout::{Mercy, PlayoutParams};
+use crate::go::settings::PlayerConfig;
 use crate::go::settings::{GoSettings, SearchParams, TimeMode};
 use crate::search::time::TimeSettings;
 
@@ -83,7 +83,7 @@ pub struct GoArgs {
     pub mercy: String,
     /// Simulations after which a tree move's own win rate weighs as much as its RAVE
     /// (all-moves-as-first) value; smaller trusts RAVE for fewer simulations.
-    #[arg(long, default_value_t = crate::go::mcts::DEFAULT_RAVE_EQUIV)]
+    #[arg(long, default_value_t = crate::go::settings::DEFAULT_RAVE_EQUIV)]
     pub rave_equiv: f32,
     /// Last good reply with forgetting in the playouts (Baier and Drake 2010): `off`,
     /// `first` (before the capture answers), `after-captures` or `before-random`.

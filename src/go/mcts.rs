@@ -28,9 +28,6 @@ use super::settings::SearchParams;
 use super::weak::WeakStrings;
 use crate::color::Color;
 
-/// The default of `RAVE_EQUIV` (`--rave-equiv`), the simulations after which a child's
-/// own mean weighs as much as its RAVE value (Michi's 3500).
-pub const DEFAULT_RAVE_EQUIV: f32 = 3500.0;
 const MIN_PLAYOUTS: u64 = 16;
 const EXPAND_VISITS: u32 = 8;
 const UCB_C: f32 = 0.02;

@@ -8,40 +8,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Move, Point};
-use super::dynkomi::DynKomi;
 use super::game::Game;
 use super::mcts::{Limits, MoveStats, Tree};
-use super::settings::SearchParams;
+use super::settings::PlayerConfig;
 use super::timing::{MovePlan, StopReason, Verdict, Watch};
 use crate::color::Color;
-
-#[derive(Clone, Debug)]
-pub struct PlayerConfig {
-    /// Fixed playouts per move (all threads together), for reproducible play; `None`
-    /// means timed.
-    pub playouts: Option<u64>,
-    pub threads: usize,
-    pub seed: u64,
-    /// Resign when the best move's win rate falls below this (0 disables resigning).
-    pub resign_threshold: f32,
-    /// Extra komi for the search in handicap games.
-    pub dynkomi: DynKomi,
-    /// The tree's priors and RAVE, the playout policy.
-    pub search: SearchParams,
-}
-
-impl Default for PlayerConfig {
-    fn default() -> Self {
-        PlayerConfig {
-            playouts: None,
-            threads: 1,
-            seed: 1,
-            resign_threshold: 0.08,
-            dynkomi: DynKomi::OFF,
-            search: SearchParams::default(),
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {

@@ -4,11 +4,14 @@
 //! (the 3x3 patterns, the diamonds) are the same for every engine and stay shared.
 use std::sync::Arc;
 
+use super::dynkomi::DynKomi;
 use super::features::PriorModel;
-use super::mcts::DEFAULT_RAVE_EQUIV;
-use super::player::PlayerConfig;
 use super::playout::PlayoutParams;
 use crate::search::time::TimeSettings;
+
+/// The default of `--rave-equiv`, the simulations after which a child's own mean weighs as
+/// much as its RAVE value (Michi's 3500).
+pub const DEFAULT_RAVE_EQUIV: f32 = 3500.0;
 
 /// What the tree search and its playouts read: the tree's priors, RAVE and the playout
 /// policy. The search threads read it by reference.
@@ -34,6 +37,36 @@ impl Default for SearchParams {
             weak_prior: 0.0,
             model: None,
             playout: PlayoutParams::default(),
+        }
+    }
+}
+
+/// How the player searches: its limits, threads, seed, resigning, dynamic komi and the
+/// [`SearchParams`].
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// Fixed playouts per move (all threads together), for reproducible play; `None`
+    /// means timed.
+    pub playouts: Option<u64>,
+    pub threads: usize,
+    pub seed: u64,
+    /// Resign when the best move's win rate falls below this (0 disables resigning).
+    pub resign_threshold: f32,
+    /// Extra komi for the search in handicap games.
+    pub dynkomi: DynKomi,
+    /// The tree's priors and RAVE, the playout policy.
+    pub search: SearchParams,
+}
+
+impl Default for PlayerConfig {
+    fn default() -> Self {
+        PlayerConfig {
+            playouts: None,
+            threads: 1,
+            seed: 1,
+            resign_threshold: 0.08,
+            dynkomi: DynKomi::OFF,
+            search: SearchParams::default(),
         }
     }
 }
