@@ -14,8 +14,9 @@
 #        QUARTET_ARGS="..." extra arguments for quartet's brain (e.g. `--log-level info`, whose
 #        per-move line gives ms, budget_ms, depth and source)
 #        ENGINE_STDERR=file appends both engines' stderr there (default: discarded)
-#        OPENINGS=file instead of scripts/openings/gomoku15.txt (e.g. the same lines rotated,
-#        to continue a run with the openings it has not played)
+#        OPENINGS=file instead of scripts/openings/gomoku15.txt: scripts/openings/
+#        gomoku15-balanced.txt holds 50 openings a long search judges near even (made by
+#        scripts/gomoku_balanced_openings.py), where the 26 central ones all favour Black
 #
 # Rapfi is run through a wrapper written into OUT that (1) sends `INFO THREAD_NUM 1` and one
 # `INFO KEY VALUE` per KEY=VALUE argument before the referee's first line, and (2) forwards
