@@ -13,6 +13,8 @@
 #        both brains `INFO rule 0|1|4`)
 #        QUARTET_ARGS="..." extra arguments for quartet's brain (e.g. `--log-level info`, whose
 #        per-move line gives ms, budget_ms, depth and source)
+#        CONCURRENCY=N games at a time (default 1; each engine thinks on one thread, so up
+#        to the number of cores)
 #        ENGINE_STDERR=file appends both engines' stderr there (default: discarded)
 #        OPENINGS=file instead of scripts/openings/gomoku15.txt: scripts/openings/
 #        gomoku15-balanced.txt holds 50 openings a long search judges near even (made by
@@ -58,4 +60,4 @@ exec "$BIN" match gomoku --rule "$RULE" --time-per-move "$SECS" \
     ${ENGINE_STDERR:+--engine-stderr "$ENGINE_STDERR"} \
     --engine "name=quartet proto=pbrain cmd=$BIN gomoku --pbrain ${QUARTET_ARGS:-}" \
     --engine "name=rapfi proto=pbrain cmd=$OUT/rapfi.sh $*" \
-    --rounds "$ROUNDS" --openings "${OPENINGS:-$DIR/openings/gomoku15.txt}" --out "$OUT"
+    --concurrency "${CONCURRENCY:-1}" --rounds "$ROUNDS" --openings "${OPENINGS:-$DIR/openings/gomoku15.txt}" --out "$OUT"

@@ -29,10 +29,6 @@ pub struct GomokuArgs {
     /// `all` or `none`.
     #[arg(long, default_value = "none")]
     pub dfpn: String,
-    /// Late-move reductions: at quiet nodes the moves from this place in the move order on
-    /// are first searched one ply shallower (0: off).
-    #[arg(long, default_value_t = 0)]
-    pub reduce_from: usize,
     /// Seconds per move when no time control was set.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
@@ -66,7 +62,6 @@ impl Default for GomokuArgs {
             no_threats: false,
             no_patterns: false,
             dfpn: "none".into(),
-            reduce_from: 0,
             move_time: 1.0,
             lag_buffer: crate::search::time::DEFAULT_LAG_BUFFER_MS,
             hash_mb: 64,
@@ -107,7 +102,6 @@ fn config(args: &GomokuArgs) -> Result<(SearchConfig, TimeSettings), String> {
         eval: ClassWeights::load(&args.eval)?,
         dfpn_attack,
         dfpn_defence,
-        reduce_from: args.reduce_from,
     };
     Ok((search, time))
 }

@@ -136,11 +136,6 @@ pub struct SearchConfig {
     /// The root defence against the opponent's VCT by df-pn ([`Dfpn::defend`]) instead of
     /// deepening passes over the moves.
     pub dfpn_defence: bool,
-    /// Late-move reductions: at a quiet node (no four or double threat to answer) with at
-    /// least 3 plies left, the moves from this place in the order on are searched one ply
-    /// shallower with a null window first, and again at full depth only if they beat the
-    /// best so far. 0 turns them off.
-    pub reduce_from: usize,
 }
 
 impl Default for SearchConfig {
@@ -156,7 +151,6 @@ impl Default for SearchConfig {
             // (docs/experiments/gomoku.md).
             dfpn_attack: false,
             dfpn_defence: false,
-            reduce_from: 0,
         }
     }
 }
@@ -842,12 +836,6 @@ impl Searcher {
             && self.peek_leaves
             && b.rule() == Rule::Freestyle
             && b.stone_count() + 1 < b.size() * b.size();
-        let reduce_from =
-            if self.config.reduce_from > 0 && depth >= 3 && s.n_blocks == 0 && !s.opp_double {
-                self.config.reduce_from
-            } else {
-                usize::MAX
-            };
         let mut i = 0;
         while i < limit {
             let p = cands[i].p;
@@ -875,15 +863,7 @@ impl Searcher {
                 let score = if i == 0 {
                     -self.negamax(b, o, depth - 1, -beta, -alpha, ply + 1, poller)
                 } else {
-                    // Not while every move so far loses: then the search looks for a hold.
-                    let mut s = if i >= reduce_from && alpha > -MATE_BOUND {
-                        -self.negamax(b, o, depth - 2, -alpha - 1, -alpha, ply + 1, poller)
-                    } else {
-                        alpha + 1
-                    };
-                    if s > alpha && !self.aborted {
-                        s = -self.negamax(b, o, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
-                    }
+                    let mut s = -self.negamax(b, o, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
                     if s > alpha && s < beta && !self.aborted {
                         s = -self.negamax(b, o, depth - 1, -beta, -alpha, ply + 1, poller);
                     }
