@@ -181,7 +181,7 @@ pub fn run(out: &std::path::Path, run: &RunHeader, cfg: &SelfPlay) -> Result<(),
     if old.is_empty() {
         file.write_all(&header(cfg.size, Some(run))).map_err(err)?;
     } else {
-        let h = read_header(&old)?;
+        let h = read_header(&old).map_err(|e| format!("{}: {e}", out.display()))?;
         if h.run.as_ref() != Some(run) || h.size != cfg.size {
             return Err(format!(
                 "{}: holds games of another run ({}); continue it with the same options \
