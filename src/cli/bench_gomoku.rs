@@ -1,4 +1,5 @@
-//! `quartet bench gomoku ...`: the tactical puzzle suite and the node rate.
+//! `quartet bench gomoku ...`: the tactical puzzle suite, the node rate and the depth
+//! reached in a given time.
 use crate::gomoku::bench;
 use crate::gomoku::search::SearchConfig;
 use clap::Subcommand;
@@ -28,6 +29,13 @@ pub enum BenchGomoku {
         /// With the line-pattern evaluation and move order (as the full engine).
         #[arg(long)]
         patterns: bool,
+    },
+    /// The depth the full engine (as `quartet gomoku` plays) reaches from five fixed quiet
+    /// positions, with its nodes and move: one line each and the totals.
+    Depth {
+        /// Time per position in seconds (0 to 3600).
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
     },
 }
 
@@ -78,6 +86,32 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
             println!(
                 "gomoku 15x15 alpha-beta width {width}{with}: {nodes} nodes in {secs:.2} s = {:.0} nodes/s (depth {depth})",
                 nodes as f64 / secs
+            );
+            Ok(())
+        }
+        BenchGomoku::Depth { seconds } => {
+            if !(seconds > 0.0 && seconds <= 3600.0) {
+                return Err("--seconds must be in (0, 3600]".into());
+            }
+            let results = bench::depth(seconds, &SearchConfig::default());
+            let (mut nodes, mut depths, mut ms) = (0u64, 0u32, 0u128);
+            for r in &results {
+                println!(
+                    "{:<20} best {:<4} depth {:>2} {:>9} nodes {:>6} ms {}",
+                    r.position,
+                    r.best,
+                    r.depth,
+                    r.nodes,
+                    r.elapsed.as_millis(),
+                    r.source
+                );
+                nodes += r.nodes;
+                depths += r.depth;
+                ms += r.elapsed.as_millis();
+            }
+            println!(
+                "gomoku depth at {seconds} s: mean depth {:.1}, {nodes} nodes in {ms} ms",
+                depths as f64 / results.len() as f64
             );
             Ok(())
         }

@@ -1,9 +1,11 @@
-//! `quartet bench gomoku ...`: the puzzle suite and the node rate.
+//! `quartet bench gomoku ...`: the puzzle suite, the node rate and the depth the full
+//! engine reaches in a given time.
 use std::time::{Duration, Instant};
 
 use super::board::Rule;
 use super::puzzles::{parse, Puzzle};
 use super::search::{SearchConfig, Searcher};
+use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::search::{Deadline, Limits, StopToken};
 
 /// One puzzle result.
@@ -92,4 +94,85 @@ pub fn nps(seconds: f64, width: usize, patterns: bool) -> (u64, f64, u32) {
     let c = g.to_move();
     let r = s.search(g.board_mut(), c, &limits);
     (r.nodes, r.elapsed.as_secs_f64(), r.depth)
+}
+
+/// Fixed positions for [`depth`]: the first five openings of
+/// scripts/openings/gomoku15-balanced.txt, quiet positions a long search judges near even,
+/// so the alpha-beta (not a threat search) decides the move.
+pub const DEPTH_POSITIONS: [&str; 5] = [
+    "H8 H7 F6 F7 J10",
+    "H8 K6 K10 L5 L7",
+    "H8 F6 K6 H7 E5",
+    "H8 H10 H11 J11 J9",
+    "H8 J7 L9 G9 G11",
+];
+
+/// What the full engine did from one position of [`depth`].
+pub struct DepthResult {
+    pub position: &'static str,
+    pub best: String,
+    /// Deepest completed alpha-beta iteration (0 when a threat search decided).
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub source: &'static str,
+}
+
+/// The full engine (`config`, freestyle 15x15) searches each of [`DEPTH_POSITIONS`] for
+/// `seconds` with a fresh table: the depth it reaches, its nodes and its move.
+pub fn depth(seconds: f64, config: &SearchConfig) -> Vec<DepthResult> {
+    DEPTH_POSITIONS
+        .iter()
+        .map(|&position| {
+            let mut g = super::game::Game::new(15, Rule::Freestyle);
+            for v in position.split_whitespace() {
+                let (col, row) = parse_vertex(v, 15)
+                    .ok()
+                    .flatten()
+                    .expect("fixed positions are on the board");
+                let p = g.board().point(col, row);
+                let c = g.to_move();
+                g.play(c, p).expect("fixed positions are legal");
+            }
+            let mut s = Searcher::new(config.clone());
+            let t = Duration::from_secs_f64(seconds);
+            let limits = Limits::new(Deadline::after(t, t), None, StopToken::new());
+            let c = g.to_move();
+            let r = s.search(g.board_mut(), c, &limits);
+            DepthResult {
+                position,
+                best: format_vertex(Some(g.board().col_row(r.best))),
+                depth: r.depth,
+                nodes: r.nodes,
+                elapsed: r.elapsed,
+                source: r.source,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_depth_positions_are_legal_and_searched() {
+        let config = SearchConfig {
+            tt_mb: 1,
+            ..SearchConfig::default()
+        };
+        let results = depth(0.05, &config);
+        assert_eq!(results.len(), DEPTH_POSITIONS.len());
+        for r in &results {
+            // Each position leaves the side to move a legal, empty point to play.
+            let stones: Vec<&str> = r.position.split_whitespace().collect();
+            assert!(
+                !stones.contains(&r.best.as_str()),
+                "{}: {}",
+                r.position,
+                r.best
+            );
+            assert!(r.nodes > 0);
+        }
+    }
 }
