@@ -6,18 +6,21 @@
 //! edges) expressed as virtual wins and visits.
 //!
 //! Thread contract: a `Tree` is owned by one thread, and `search` runs its simulations on
-//! as many threads as asked, all in this one tree: the nodes sit behind a lock held for
-//! the walk down and the update, never for a playout (which takes most of the time), and
-//! a node counts its visit on the way down, so the threads spread over different lines.
+//! as many threads as asked, all in this one tree, without a lock: the statistics are
+//! atomics (see `stats`), a node's children are made by the one thread that claims it and
+//! published at once, and a node counts its visit when the walk down ends, before the
+//! playout, so the threads spread over different lines.
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{
+    AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
+};
 use std::time::Instant;
 
 mod stats;
 
-use self::stats::{Prior, Stats};
+use self::stats::{AtomicF32, Prior, Stats, Zeroable, Zeroed};
 use super::board::{Board, Move, Point};
 use super::features;
 use super::ladder;
@@ -39,46 +42,36 @@ const PRIOR_PATTERN: f32 = 10.0;
 const PRIOR_DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f32 = 10.0;
 const PRIOR_OPENING_LOW_LINE: f32 = 20.0;
-/// Most nodes one tree grows to (56 bytes each with their statistics: about 235 MB).
+/// Most nodes one tree grows to (38 bytes each with their statistics: about 160 MB).
 /// Past it, leaves are no longer expanded and simulations start their playouts there: a
 /// 10-minute move or an hour of analysis must not exhaust memory.
 const MAX_NODES: usize = 1 << 22;
+/// Room for the children that expansions under way when the tree reaches `MAX_NODES`
+/// add (one per thread), so that a reservation never fails.
+const CAPACITY: usize = MAX_NODES + 256 * (super::board::MAX_POINTS + 1);
+/// A node's `state`: no children yet, a thread is making them, or they are published.
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
 /// Playouts before a search's own ownership replaces the previous search's in the
 /// weak-group priors, and new playouts between two copies of it.
 const OWNER_MIN_SAMPLES: u32 = 64;
 const OWNER_REFRESH: u32 = 256;
 
-/// A node of the tree; its search statistics are in `Grown::stats`, at the same index.
-#[derive(Clone, Copy, Debug)]
+/// A node of the tree; its move and search statistics are in `Grown::stats`, at the same
+/// index.
 struct Node {
-    mv: Move,
     /// Sum of the final area margins (Black minus White, komi included) of the
     /// simulations through this node, for the score estimate.
-    black_margin: f32,
-    first_child: u32,
-    n_children: u16,
-    expanded: bool,
-    /// A search thread is computing the children (outside the lock).
-    expanding: bool,
+    black_margin: AtomicF32,
+    first_child: AtomicU32,
+    n_children: AtomicU16,
+    /// `LEAF`, `EXPANDING` or `EXPANDED`; its store of `EXPANDED` publishes the children.
+    state: AtomicU8,
 }
 
-impl Node {
-    fn new(mv: Move) -> Node {
-        Node {
-            mv,
-            black_margin: 0.0,
-            first_child: 0,
-            n_children: 0,
-            expanded: false,
-            expanding: false,
-        }
-    }
-
-    fn kids(&self) -> std::ops::Range<usize> {
-        let f = self.first_child as usize;
-        f..f + self.n_children as usize
-    }
-}
+// SAFETY: atomics only, valid as zeros (a leaf without children).
+unsafe impl Zeroable for Node {}
 
 /// Statistics of one root move, for choosing and reporting.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,7 +103,7 @@ pub struct Limits<'a> {
 }
 
 pub struct Tree {
-    /// What simulations change; behind a lock while several threads search.
+    /// What simulations change, shared by the search threads.
     grown: Grown,
     root_board: Board,
     /// The komi the simulations count with (the game's plus `komi_shift`).
@@ -132,15 +125,17 @@ pub struct Tree {
 }
 
 /// The nodes and the playouts' ownership counts: the part of a tree that simulations
-/// write, shared by all search threads.
+/// write, shared by all search threads without a lock.
 struct Grown {
-    nodes: Vec<Node>,
+    nodes: Zeroed<Node>,
     stats: Stats,
+    /// Nodes in use, from index 0 (the root).
+    len: AtomicUsize,
     /// Ownership counts from playouts (black- and white-owned counts per point) for
     /// dead-stone estimates and the ownership map.
-    owner_black: Vec<u32>,
-    owner_white: Vec<u32>,
-    owner_samples: u32,
+    owner_black: Vec<AtomicU32>,
+    owner_white: Vec<AtomicU32>,
+    owner_samples: AtomicU32,
 }
 
 /// What simulations only read: the root position and the search's settings.
@@ -166,6 +161,30 @@ struct Worker<'a> {
     owner_at: u32,
     /// The board a simulation plays on, reused so that each copies only the used part.
     board: Box<Board>,
+    /// Ownership counts of playouts not yet added to the tree's (`Grown::add_owners`).
+    owned: Owned,
+}
+
+/// A search thread's ownership counts, added to the tree's now and then: several threads
+/// adding every playout's would fight over the same few cache lines.
+struct Owned {
+    black: Vec<u32>,
+    white: Vec<u32>,
+    samples: u32,
+    /// Playouts counted before they are added; 1 when the thread searches alone, which
+    /// keeps one thread's search what it was before the tree was shared.
+    every: u32,
+}
+
+impl Owned {
+    fn new(threads: usize) -> Owned {
+        Owned {
+            black: vec![0; super::board::MAX_POINTS],
+            white: vec![0; super::board::MAX_POINTS],
+            samples: 0,
+            every: if threads > 1 { 32 } else { 1 },
+        }
+    }
 }
 
 impl Worker<'_> {
@@ -173,7 +192,7 @@ impl Worker<'_> {
     /// last copy (at `owner_at` samples). Takes the fields, not the worker, so that the
     /// simulation's board can stay borrowed.
     fn refresh_owner(owner: &mut Vec<f32>, owner_at: &mut u32, g: &Grown) {
-        let n = g.owner_samples;
+        let n = g.owner_samples.load(Relaxed);
         if n < OWNER_MIN_SAMPLES || *owner_at > 0 && n < *owner_at + OWNER_REFRESH {
             return;
         }
@@ -182,7 +201,7 @@ impl Worker<'_> {
             g.owner_black
                 .iter()
                 .zip(&g.owner_white)
-                .map(|(&b, &w)| (b as f32 - w as f32) / n as f32),
+                .map(|(b, w)| (b.load(Relaxed) as f32 - w.load(Relaxed) as f32) / n as f32),
         );
         *owner_at = n;
     }
@@ -200,14 +219,8 @@ impl Tree {
         params: &SearchParams,
     ) -> Tree {
         patterns::warm_up();
-        let mut t = Tree {
-            grown: Grown {
-                nodes: Vec::with_capacity(1 << 16),
-                stats: Stats::with_capacity(1 << 16),
-                owner_black: vec![0; super::board::MAX_POINTS],
-                owner_white: vec![0; super::board::MAX_POINTS],
-                owner_samples: 0,
-            },
+        let t = Tree {
+            grown: Grown::new(),
             root_board: board.clone(),
             komi,
             komi_shift: 0.0,
@@ -218,8 +231,8 @@ impl Tree {
             prev_owner: Vec::new(),
             params: params.clone(),
         };
-        t.grown.nodes.push(Node::new(Move::Pass));
-        t.grown.stats.push(Prior::default(), 0);
+        t.grown.stats.init(0, Prior::default(), 0);
+        t.grown.len.store(1, Relaxed);
         t
     }
 
@@ -239,10 +252,10 @@ impl Tree {
         let mut b = self.root_board.clone();
         for &m in moves {
             let Some(i) = idx else { break };
-            let n = self.grown.nodes[i];
-            idx = n
-                .kids()
-                .find(|&k| n.expanded && self.grown.nodes[k].mv == m);
+            idx = self
+                .grown
+                .kids(i)
+                .find(|&k| self.grown.expanded(i) && self.grown.mv(k) == m);
             // Moves not alternating in colour (GTP allows it) fail here and reset the tree.
             if !b.play(b.to_move(), m) {
                 idx = None;
@@ -256,56 +269,34 @@ impl Tree {
         };
         self.komi = komi + shift;
         self.komi_shift = shift;
-        let capacity = self.grown.nodes.len().max(1 << 16);
-        let mut nodes = Vec::with_capacity(capacity);
-        let mut stats = Stats::with_capacity(capacity);
-        nodes.push(self.grown.nodes[idx]);
-        stats.push_copy(&self.grown.stats, idx);
-        if self.grown.nodes[idx].expanded {
-            self.copy_children(idx, 0, &mut nodes, &mut stats);
-        }
-        self.grown.nodes = nodes;
-        self.grown.stats = stats;
-        self.root_board = board.clone();
-        self.history = history.to_vec();
         self.prev_owner = (0..self.grown.owner_black.len())
             .map(|p| self.ownership(p))
             .collect();
-        self.grown.owner_black.iter_mut().for_each(|x| *x = 0);
-        self.grown.owner_white.iter_mut().for_each(|x| *x = 0);
-        self.grown.owner_samples = 0;
+        let kept = Grown::new();
+        kept.copy_node(0, &self.grown, idx);
+        kept.len.store(1, Relaxed);
+        kept.copy_children(0, &self.grown, idx);
+        self.grown = kept;
+        self.root_board = board.clone();
+        self.history = history.to_vec();
         self.filter_root_superko();
-    }
-
-    fn copy_children(&self, from: usize, to: usize, out: &mut Vec<Node>, stats: &mut Stats) {
-        let n = self.grown.nodes[from];
-        let start = out.len();
-        for i in n.kids() {
-            out.push(self.grown.nodes[i]);
-            stats.push_copy(&self.grown.stats, i);
-        }
-        out[to].first_child = start as u32;
-        for (k, i) in n.kids().enumerate() {
-            self.copy_children(i, start + k, out, stats);
-        }
     }
 
     /// Drops root children that would repeat an earlier position.
     fn filter_root_superko(&mut self) {
-        let root = self.grown.nodes[0];
-        if !root.expanded {
+        if !self.grown.expanded(0) {
             return;
         }
         let c = self.root_board.to_move();
-        for i in root.first_child as usize..(root.first_child + root.n_children as u32) as usize {
-            if let Move::Play(p) = self.grown.nodes[i].mv {
+        for i in self.grown.kids(0) {
+            if let Move::Play(p) = self.grown.mv(i) {
                 if self.repeats(c, p) {
                     // A hopeless prior keeps it from ever being chosen.
-                    let s = &mut self.grown.stats;
-                    s.prior_visits[i] = 1e9;
-                    s.prior_wins[i] = 0.0;
-                    s.visits[i] = 0;
-                    s.wins[i] = 0.0;
+                    let s = &self.grown.stats;
+                    s.prior_visits[i].set(1e9);
+                    s.prior_wins[i].set(0.0);
+                    s.visits[i].store(0, Relaxed);
+                    s.wins[i].store(0, Relaxed);
                 }
             }
         }
@@ -348,7 +339,7 @@ impl Tree {
             prev_owner: &self.prev_owner,
             params: &self.params,
         };
-        let grown = Mutex::new(&mut self.grown);
+        let grown = &self.grown;
         let started = AtomicU64::new(0);
         let seeds: Vec<u64> = (1..threads.max(1)).map(|_| self.rng.gen()).collect();
         let mut first = Worker {
@@ -359,15 +350,16 @@ impl Tree {
             owner: root.prev_owner.to_vec(),
             owner_at: 0,
             board: Box::new(root.board.clone()),
+            owned: Owned::new(threads),
         };
         if seeds.is_empty() {
-            return run_worker(&root, &grown, &mut first, limits, &started);
+            return run_worker(&root, grown, &mut first, limits, &started);
         }
         std::thread::scope(|s| {
             let helpers: Vec<_> = seeds
                 .into_iter()
                 .map(|seed| {
-                    let (root, grown, started) = (&root, &grown, &started);
+                    let (root, started) = (&root, &started);
                     s.spawn(move || {
                         let mut rng = SmallRng::seed_from_u64(seed);
                         let mut amaf = Box::new(Amaf::new());
@@ -380,12 +372,13 @@ impl Tree {
                             owner: root.prev_owner.to_vec(),
                             owner_at: 0,
                             board: Box::new(root.board.clone()),
+                            owned: Owned::new(threads),
                         };
                         run_worker(root, grown, &mut w, limits, started)
                     })
                 })
                 .collect();
-            let own = run_worker(&root, &grown, &mut first, limits, &started);
+            let own = run_worker(&root, grown, &mut first, limits, &started);
             own + helpers
                 .into_iter()
                 .map(|h| h.join().unwrap_or(0))
@@ -395,30 +388,34 @@ impl Tree {
 
     /// Fraction of playouts that ended with `p` owned by black.
     pub fn black_ownership(&self, p: Point) -> f32 {
-        if self.grown.owner_samples == 0 {
+        let g = &self.grown;
+        let n = g.owner_samples.load(Relaxed);
+        if n == 0 {
             0.5
         } else {
-            self.grown.owner_black[p] as f32 / self.grown.owner_samples as f32
+            g.owner_black[p].load(Relaxed) as f32 / n as f32
         }
     }
 
     /// Ownership of `p` in [-1, 1]: +1 when every playout ended with it Black's, -1 White's.
     pub fn ownership(&self, p: Point) -> f32 {
-        if self.grown.owner_samples == 0 {
+        let g = &self.grown;
+        let n = g.owner_samples.load(Relaxed);
+        if n == 0 {
             0.0
         } else {
-            (self.grown.owner_black[p] as f32 - self.grown.owner_white[p] as f32)
-                / self.grown.owner_samples as f32
+            (g.owner_black[p].load(Relaxed) as f32 - g.owner_white[p].load(Relaxed) as f32)
+                / n as f32
         }
     }
 
     /// Mean final margin (Black minus White, komi included) over the root's simulations.
     pub fn root_black_margin(&self) -> f32 {
-        let visits = self.grown.stats.visits[0];
+        let visits = self.grown.stats.visits(0);
         if visits == 0 {
             0.0
         } else {
-            self.grown.nodes[0].black_margin / visits as f32
+            self.grown.nodes[0].black_margin.get() / visits as f32
         }
     }
 
@@ -426,33 +423,36 @@ impl Tree {
     /// moves, with each move's visits.
     pub fn principal_variation(&self, first: Move, len: usize) -> Vec<(Move, u32)> {
         let mut out = Vec::new();
-        let visits = &self.grown.stats.visits;
-        let root = self.grown.nodes[0];
-        let Some(mut idx) = root.kids().find(|&k| self.grown.nodes[k].mv == first) else {
+        let g = &self.grown;
+        let Some(mut idx) = g.kids(0).find(|&k| g.mv(k) == first) else {
             return out;
         };
         loop {
-            let n = self.grown.nodes[idx];
-            if visits[idx] == 0 || out.len() >= len {
+            let visits = g.stats.visits(idx);
+            if visits == 0 || out.len() >= len {
                 break;
             }
-            out.push((n.mv, visits[idx]));
-            if !n.expanded || n.n_children == 0 {
+            out.push((g.mv(idx), visits));
+            let kids = g.kids(idx);
+            if !g.expanded(idx) || kids.is_empty() {
                 break;
             }
-            let f = n.first_child as usize;
-            idx = n.kids().max_by_key(|&k| visits[k]).unwrap_or(f);
+            idx = kids
+                .clone()
+                .max_by_key(|&k| g.stats.visits(k))
+                .unwrap_or(kids.start);
         }
         out
     }
 
     /// Root moves with their statistics (visits and wins of the mover), most visited first.
     pub fn root_stats(&self) -> Vec<MoveStats> {
-        let root = self.grown.nodes[0];
-        let mut v: Vec<MoveStats> = root
-            .kids()
-            .map(|i| self.grown.move_stats(i))
-            .filter(|s| s.visits > 0 || root.n_children == 1)
+        let g = &self.grown;
+        let only = g.kids(0).len() == 1;
+        let mut v: Vec<MoveStats> = g
+            .kids(0)
+            .map(|i| g.move_stats(i))
+            .filter(|s| s.visits > 0 || only)
             .collect();
         v.sort_by_key(|s| std::cmp::Reverse(s.visits));
         v
@@ -460,12 +460,12 @@ impl Tree {
 
     /// Every root move (unvisited ones too, for `minmoves`), most visited first.
     pub fn all_root_stats(&self) -> Vec<MoveStats> {
-        let root = self.grown.nodes[0];
-        let mut v: Vec<MoveStats> = root
-            .kids()
+        let g = &self.grown;
+        let mut v: Vec<MoveStats> = g
+            .kids(0)
             // Superko repeats carry a hopeless prior.
-            .filter(|&i| self.grown.stats.prior_visits[i] < 1e8)
-            .map(|i| self.grown.move_stats(i))
+            .filter(|&i| g.stats.prior_visits[i].get() < 1e8)
+            .map(|i| g.move_stats(i))
             .collect();
         v.sort_by_key(|s| std::cmp::Reverse(s.visits));
         v
@@ -474,28 +474,27 @@ impl Tree {
     /// How many moves the root may choose from (superko repeats left out); `None` before
     /// the root is expanded.
     pub fn root_candidates(&self) -> Option<usize> {
-        let root = self.grown.nodes[0];
-        root.expanded.then(|| {
-            self.grown.stats.prior_visits[root.kids()]
-                .iter()
-                .filter(|&&v| v < 1e8)
+        let g = &self.grown;
+        g.expanded(0).then(|| {
+            g.kids(0)
+                .filter(|&i| g.stats.prior_visits[i].get() < 1e8)
                 .count()
         })
     }
 
     pub fn root_visits(&self) -> u32 {
-        self.grown.stats.visits[0]
+        self.grown.stats.visits(0)
     }
 
     pub fn node_count(&self) -> usize {
-        self.grown.nodes.len()
+        self.grown.len()
     }
 }
 
 /// Simulations of one search thread until a limit is reached; returns how many it ran.
 fn run_worker(
     root: &Root,
-    grown: &Mutex<&mut Grown>,
+    grown: &Grown,
     w: &mut Worker,
     limits: &Limits,
     started: &AtomicU64,
@@ -520,18 +519,14 @@ fn run_worker(
         simulate(root, grown, w);
         n += 1;
     }
+    grown.add_owners(&mut w.owned);
     n
 }
 
-/// A lock poisoned by a panicking search thread still holds consistent counts.
-fn lock<'a, 'b>(grown: &'a Mutex<&'b mut Grown>) -> MutexGuard<'a, &'b mut Grown> {
-    grown.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// One simulation: down the tree under the lock, the playout without it, then the
-/// results back up under the lock. The nodes passed count their visit on the way down
-/// (a virtual loss: other threads see them as tried and lost until the result arrives).
-fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
+/// One simulation: down the tree, the playout, then the results back up. The nodes
+/// passed count their visit before the playout (a virtual loss: other threads see them
+/// as tried and lost until the result arrives).
+fn simulate(root: &Root, g: &Grown, w: &mut Worker) {
     let board = &mut *w.board;
     board.copy_from(root.board);
     w.amaf.clear();
@@ -547,59 +542,54 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
     // The game ends at the second pass in a row, counting the opponent's pass before
     // the root: after it, our pass child ends the game.
     let mut passes = usize::from(board.last_move() == Some(Move::Pass));
-    {
-        let mut g = lock(grown);
-        loop {
-            let node = g.nodes[idx];
-            if !node.expanded {
-                let due =
-                    g.stats.visits[idx] >= EXPAND_VISITS && g.nodes.len() < MAX_NODES || idx == 0;
-                if !due || passes >= 2 || node.expanding {
-                    break;
-                }
-                g.nodes[idx].expanding = true;
-                let weak_prior = params.weak_prior > 0.0;
-                if weak_prior {
-                    Worker::refresh_owner(&mut w.owner, &mut w.owner_at, &g);
-                }
-                drop(g);
-                let owner = (weak_prior && !w.owner.is_empty()).then_some(&w.owner[..]);
-                children(
-                    (idx == 0).then_some(root),
-                    board,
-                    owner,
-                    params,
-                    &mut w.kids,
-                );
-                g = lock(grown);
-                g.attach(idx, &w.kids);
-            }
-            if depth + 1 >= path.len() || passes >= 2 {
+    loop {
+        if !g.expanded(idx) {
+            let due = g.stats.visits(idx) >= EXPAND_VISITS && g.len() < MAX_NODES || idx == 0;
+            // Another thread making the children: this simulation's playout starts here.
+            if !due || passes >= 2 || !g.claim(idx) {
                 break;
             }
-            let child = g.select(idx, params.rave_equiv);
-            let c = board.to_move();
-            let mv = g.nodes[child].mv;
-            match mv {
-                Move::Pass => passes += 1,
-                Move::Play(p) => {
-                    passes = 0;
-                    w.amaf.record(c, p);
-                }
+            let weak_prior = params.weak_prior > 0.0;
+            if weak_prior {
+                Worker::refresh_owner(&mut w.owner, &mut w.owner_at, g);
             }
-            if learn {
-                w.replies.record(c, mv);
+            let owner = (weak_prior && !w.owner.is_empty()).then_some(&w.owner[..]);
+            children(
+                (idx == 0).then_some(root),
+                board,
+                owner,
+                params,
+                &mut w.kids,
+            );
+            if !g.attach(idx, &w.kids) {
+                break;
             }
-            board.play_legal(c, mv);
-            path[depth] = idx as u32;
-            depth += 1;
-            idx = child;
         }
+        if depth + 1 >= path.len() || passes >= 2 {
+            break;
+        }
+        let child = g.select(idx, params.rave_equiv);
+        let c = board.to_move();
+        let mv = g.mv(child);
+        match mv {
+            Move::Pass => passes += 1,
+            Move::Play(p) => {
+                passes = 0;
+                w.amaf.record(c, p);
+            }
+        }
+        if learn {
+            w.replies.record(c, mv);
+        }
+        board.play_legal(c, mv);
         path[depth] = idx as u32;
         depth += 1;
-        for &i in &path[..depth] {
-            g.stats.visits[i as usize] += 1;
-        }
+        idx = child;
+    }
+    path[depth] = idx as u32;
+    depth += 1;
+    for &i in &path[..depth] {
+        g.stats.visits[i as usize].fetch_add(1, Relaxed);
     }
     if passes >= 2 {
         // The game is over, but its count is what a judge of life and death would say:
@@ -623,42 +613,173 @@ fn simulate(root: &Root, grown: &Mutex<&mut Grown>, w: &mut Worker) {
     if learn {
         w.replies.learn(margin > 0.0);
     }
-    let mut g = lock(grown);
-    g.record_ownership(board);
+    record_ownership(&mut w.owned, board);
+    if w.owned.samples >= w.owned.every {
+        g.add_owners(&mut w.owned);
+    }
     g.backup(root, &path[..depth], margin, w.amaf);
 }
 
+/// Counts who owns each point at the end of a playout.
+fn record_ownership(owned: &mut Owned, board: &Board) {
+    owned.samples += 1;
+    let size = board.size();
+    for row in 0..size {
+        let start = board.point(0, row);
+        for p in start..start + size {
+            // Cell codes are 0 empty, 1 Black, 2 White, 3 off the board. An empty
+            // point belongs to the one colour around it: `1 << code` in bits 1 and 2.
+            let mut owner = board.cell_code(p);
+            if owner == 0 {
+                let seen = board
+                    .neighbors(p)
+                    .iter()
+                    .fold(0u8, |s, &n| s | (1 << board.cell_code(n)) & 0b110);
+                owner = seen >> 1;
+            }
+            match owner {
+                1 => owned.black[p] += 1,
+                2 => owned.white[p] += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
 impl Grown {
-    fn record_ownership(&mut self, board: &Board) {
-        self.owner_samples += 1;
-        let size = board.size();
-        for row in 0..size {
-            let start = board.point(0, row);
-            for p in start..start + size {
-                // Cell codes are 0 empty, 1 Black, 2 White, 3 off the board. An empty
-                // point belongs to the one colour around it: `1 << code` in bits 1 and 2.
-                let mut owner = board.cell_code(p);
-                if owner == 0 {
-                    let seen = board
-                        .neighbors(p)
-                        .iter()
-                        .fold(0u8, |s, &n| s | (1 << board.cell_code(n)) & 0b110);
-                    owner = seen >> 1;
-                }
-                match owner {
-                    1 => self.owner_black[p] += 1,
-                    2 => self.owner_white[p] += 1,
-                    _ => {}
+    /// An empty tree of `CAPACITY` nodes, of which none is in use.
+    fn new() -> Grown {
+        Grown {
+            nodes: Zeroed::new(CAPACITY),
+            stats: Stats::zeroed(CAPACITY),
+            len: AtomicUsize::new(0),
+            owner_black: (0..super::board::MAX_POINTS)
+                .map(|_| AtomicU32::new(0))
+                .collect(),
+            owner_white: (0..super::board::MAX_POINTS)
+                .map(|_| AtomicU32::new(0))
+                .collect(),
+            owner_samples: AtomicU32::new(0),
+        }
+    }
+
+    /// Nodes in use.
+    fn len(&self) -> usize {
+        self.len.load(Relaxed).min(CAPACITY)
+    }
+
+    /// Whether node `i`'s children are published (and may be read).
+    #[inline]
+    fn expanded(&self, i: usize) -> bool {
+        self.nodes[i].state.load(Acquire) == EXPANDED
+    }
+
+    /// Node `i`'s children: none before it is expanded.
+    #[inline]
+    fn kids(&self, i: usize) -> std::ops::Range<usize> {
+        let n = &self.nodes[i];
+        let f = n.first_child.load(Relaxed) as usize;
+        f..f + n.n_children.load(Relaxed) as usize
+    }
+
+    /// The move that leads to node `i` (a pass for the root).
+    #[inline]
+    fn mv(&self, i: usize) -> Move {
+        match self.stats.point[i].load(Relaxed) {
+            0 => Move::Pass,
+            p => Move::Play(p as Point),
+        }
+    }
+
+    /// Makes node `i` this thread's to expand; `false` when another thread has it.
+    fn claim(&self, i: usize) -> bool {
+        self.nodes[i]
+            .state
+            .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+            .is_ok()
+    }
+
+    /// Gives node `i`, claimed by this thread, the children computed for it, and
+    /// publishes them; `false` (the node stays a leaf) when the tree has no room.
+    fn attach(&self, i: usize, kids: &[(Move, Prior)]) -> bool {
+        let Some(first) = self.reserve(kids.len()) else {
+            self.nodes[i].state.store(LEAF, Release);
+            return false;
+        };
+        for (k, &(mv, prior)) in kids.iter().enumerate() {
+            let point = match mv {
+                Move::Play(p) => p as u16,
+                Move::Pass => 0,
+            };
+            self.stats.init(first + k, prior, point);
+            let n = &self.nodes[first + k];
+            n.black_margin.set(0.0);
+            n.first_child.store(0, Relaxed);
+            n.n_children.store(0, Relaxed);
+            n.state.store(LEAF, Relaxed);
+        }
+        let n = &self.nodes[i];
+        n.first_child.store(first as u32, Relaxed);
+        n.n_children.store(kids.len() as u16, Relaxed);
+        n.state.store(EXPANDED, Release);
+        true
+    }
+
+    /// The first of `n` adjacent unused nodes, now in use; `None` when there is no room.
+    fn reserve(&self, n: usize) -> Option<usize> {
+        let first = self.len.fetch_add(n, Relaxed);
+        (first + n <= CAPACITY).then_some(first)
+    }
+
+    /// Adds a search thread's ownership counts to the tree's.
+    fn add_owners(&self, owned: &mut Owned) {
+        if owned.samples == 0 {
+            return;
+        }
+        let add = |to: &[AtomicU32], from: &mut [u32]| {
+            for (t, f) in to.iter().zip(from.iter_mut()) {
+                if *f > 0 {
+                    t.fetch_add(std::mem::take(f), Relaxed);
                 }
             }
+        };
+        add(&self.owner_black, &mut owned.black);
+        add(&self.owner_white, &mut owned.white);
+        self.owner_samples.fetch_add(owned.samples, Relaxed);
+        owned.samples = 0;
+    }
+
+    /// Makes node `i` a copy of node `j` of `from` without its children.
+    fn copy_node(&self, i: usize, from: &Grown, j: usize) {
+        self.stats.copy(i, &from.stats, j);
+        let n = &self.nodes[i];
+        n.black_margin.set(from.nodes[j].black_margin.get());
+        let state = if from.expanded(j) { EXPANDED } else { LEAF };
+        n.state.store(state, Relaxed);
+    }
+
+    /// Copies the subtree below node `j` of `from` under node `i`, children adjacent.
+    fn copy_children(&self, i: usize, from: &Grown, j: usize) {
+        let kids = from.kids(j);
+        if !from.expanded(j) || kids.is_empty() {
+            return;
+        }
+        let first = self.reserve(kids.len()).expect("a subtree fits a tree");
+        for (k, jk) in kids.clone().enumerate() {
+            self.copy_node(first + k, from, jk);
+        }
+        self.nodes[i].first_child.store(first as u32, Relaxed);
+        self.nodes[i].n_children.store(kids.len() as u16, Relaxed);
+        for (k, jk) in kids.enumerate() {
+            self.copy_children(first + k, from, jk);
         }
     }
 
     /// Adds a finished simulation; its nodes counted the visit on the way down.
-    fn backup(&mut self, root: &Root, path: &[u32], margin: f32, amaf: &Amaf) {
+    fn backup(&self, root: &Root, path: &[u32], margin: f32, amaf: &Amaf) {
         let black_wins = margin > 0.0;
         let root_color = root.board.to_move();
-        let s = &mut self.stats;
+        let s = &self.stats;
         for (d, &i) in path.iter().enumerate() {
             let i = i as usize;
             // Player to move at this node; the node's own move was made by the other one.
@@ -668,14 +789,13 @@ impl Grown {
                 root_color.opponent()
             };
             let mover_won = (to_move.opponent() == Color::Black) == black_wins;
-            let node = &mut self.nodes[i];
-            node.black_margin += margin;
+            self.nodes[i].black_margin.add(margin);
             if mover_won {
-                s.wins[i] += 1.0;
+                s.wins[i].fetch_add(1, Relaxed);
             }
-            if node.expanded {
+            if self.expanded(i) {
                 let child_won = (to_move == Color::Black) == black_wins;
-                s.record_rave(node.kids(), &amaf.first, to_move as u8 + 1, child_won);
+                s.record_rave(self.kids(i), &amaf.first, to_move as u8 + 1, child_won);
             }
         }
     }
@@ -683,13 +803,14 @@ impl Grown {
     /// A node's statistics as reported to the player and the analysis commands.
     fn move_stats(&self, i: usize) -> MoveStats {
         let s = &self.stats;
+        let (prior_wins, prior_visits) = (s.prior_wins[i].get(), s.prior_visits[i].get());
         MoveStats {
-            mv: self.nodes[i].mv,
-            visits: s.visits[i],
-            wins: s.wins[i],
-            margin_sum: self.nodes[i].black_margin,
-            prior: if s.prior_visits[i] > 0.0 {
-                s.prior_wins[i] / s.prior_visits[i]
+            mv: self.mv(i),
+            visits: s.visits(i),
+            wins: s.wins(i) as f32,
+            margin_sum: self.nodes[i].black_margin.get(),
+            prior: if prior_visits > 0.0 {
+                prior_wins / prior_visits
             } else {
                 0.5
             },
@@ -697,27 +818,9 @@ impl Grown {
     }
 
     fn select(&self, idx: usize, rave_equiv: f32) -> usize {
-        let log_parent = ((self.stats.visits[idx] + 1) as f32).ln();
+        let log_parent = ((self.stats.visits(idx) + 1) as f32).ln();
         self.stats
-            .most_urgent(self.nodes[idx].kids(), log_parent, rave_equiv)
-    }
-
-    /// Gives node `idx` the children computed for it.
-    fn attach(&mut self, idx: usize, kids: &[(Move, Prior)]) {
-        let first = self.nodes.len();
-        for &(mv, prior) in kids {
-            self.nodes.push(Node::new(mv));
-            let point = match mv {
-                Move::Play(p) => p as u16,
-                Move::Pass => 0,
-            };
-            self.stats.push(prior, point);
-        }
-        let n = &mut self.nodes[idx];
-        n.first_child = first as u32;
-        n.n_children = kids.len() as u16;
-        n.expanded = true;
-        n.expanding = false;
+            .most_urgent(self.kids(idx), log_parent, rave_equiv)
     }
 }
 
@@ -946,59 +1049,52 @@ mod tests {
     /// every virtual loss was settled by a result: a node's visits are those of its
     /// children plus the simulations that ended at it, and the ends add up to `sims`.
     fn check_counts(t: &Tree, threads: usize, sims: u64) {
-        let nodes = &t.grown.nodes;
-        let (visits, wins) = (&t.grown.stats.visits, &t.grown.stats.wins);
-        assert_eq!(visits.len(), nodes.len(), "one set of statistics per node");
+        let g = &t.grown;
         let mut reachable = 1;
         let mut ends = 0u64;
-        for (i, n) in nodes.iter().enumerate() {
-            assert!(!n.expanding, "node {i} left half-expanded");
-            assert!(
-                wins[i] <= visits[i] as f32,
-                "node {i}: {} wins in {} visits",
-                wins[i],
-                visits[i]
-            );
-            if !n.expanded {
-                ends += visits[i] as u64;
+        for i in 0..g.len() {
+            let (visits, wins) = (g.stats.visits(i), g.stats.wins(i));
+            let state = g.nodes[i].state.load(Relaxed);
+            assert_ne!(state, EXPANDING, "node {i} left half-expanded");
+            assert!(wins <= visits, "node {i}: {wins} wins in {visits} visits");
+            if state != EXPANDED {
+                ends += visits as u64;
                 continue;
             }
-            reachable += n.n_children as usize;
-            let below: u32 = visits[n.kids()].iter().sum();
+            reachable += g.kids(i).len();
+            let below: u32 = g.kids(i).map(|k| g.stats.visits(k)).sum();
             assert!(
-                below <= visits[i],
-                "node {i}: children {below} > visits {}",
-                visits[i]
+                below <= visits,
+                "node {i}: children {below} > visits {visits}"
             );
-            ends += (visits[i] - below) as u64;
+            ends += (visits - below) as u64;
             // One thread expands a node at its visit after EXPAND_VISITS (the root at
             // once). More threads also end simulations at a node while another one makes
             // its children, as many as that takes (a preempted thread can take long).
             if threads == 1 {
                 let slack = if i == 0 { 0 } else { EXPAND_VISITS };
                 assert!(
-                    visits[i] - below <= slack,
-                    "node {i}: {} visits, {below} through its children",
-                    visits[i]
+                    visits - below <= slack,
+                    "node {i}: {visits} visits, {below} through its children"
                 );
             }
         }
         assert_eq!(ends, sims, "each simulation ends at one node");
         assert_eq!(
             reachable,
-            nodes.len(),
+            g.len(),
             "every node hangs under exactly one parent"
         );
     }
 
     #[test]
     fn threads_share_one_tree_and_count_every_simulation_once() {
-        let board = Board::new(9);
-        for threads in [1, 2, 3] {
+        for (size, threads) in [(9, 1), (9, 2), (9, 3), (9, 4), (13, 4)] {
+            let board = Board::new(size);
             let (t, n) = search(&board, 4000, threads, 11);
             assert_eq!(n, 4000, "{threads} threads ran {n} simulations for 4000");
             assert_eq!(t.root_visits(), 4000);
-            assert_eq!(t.grown.owner_samples, 4000);
+            assert_eq!(t.grown.owner_samples.load(Relaxed), 4000);
             check_counts(&t, threads, 4000);
         }
     }
