@@ -15,9 +15,10 @@ pub struct BenchGoArgs {
     #[arg(long)]
     pub heavy: bool,
     /// Run the whole search (one tree shared by this many threads, 1 to 256) instead of
-    /// bare playouts; unset: bare playouts on one thread.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// bare playouts; a list (`1,2`) runs each in turn and compares its rate with the
+    /// first's. Unset: bare playouts on one thread.
+    #[arg(long, value_delimiter = ',')]
+    pub threads: Vec<usize>,
     /// Seed of the random numbers.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -38,8 +39,8 @@ pub fn run(a: BenchGoArgs) -> Result<(), String> {
         return Err("--seconds must be in (0, 3600]".into());
     }
     let (size, duration) = (a.boardsize, Duration::from_secs_f64(a.seconds));
-    if let Some(threads) = a.threads {
-        if threads == 0 || threads > 256 {
+    if !a.threads.is_empty() {
+        if a.threads.iter().any(|&t| t == 0 || t > 256) {
             return Err("--threads must be between 1 and 256".into());
         }
         let params = crate::go::settings::SearchParams {
@@ -51,16 +52,24 @@ pub fn run(a: BenchGoArgs) -> Result<(), String> {
             )?,
             ..Default::default()
         };
-        let r = crate::go::bench::search_rate(size, duration, threads, a.seed, &params);
-        println!(
-            "go {size}x{size} search, {threads} thread(s): {} simulations in {:.2} s = {:.0}/s, {:.2} CPU-s ({:.0} per CPU-second), {} nodes",
-            r.simulations,
-            r.seconds,
-            r.simulations as f64 / r.seconds,
-            r.cpu_seconds,
-            r.simulations as f64 / r.cpu_seconds.max(1e-9),
-            r.nodes
-        );
+        let mut first = None;
+        for &threads in &a.threads {
+            let r = crate::go::bench::search_rate(size, duration, threads, a.seed, &params);
+            let rate = r.simulations as f64 / r.seconds;
+            let ratio = match first {
+                Some(f) => format!("; {:.2}x the first's rate", rate / f),
+                None => String::new(),
+            };
+            first.get_or_insert(rate);
+            println!(
+                "go {size}x{size} search, {threads} thread(s): {} simulations in {:.2} s = {rate:.0}/s, {:.2} CPU-s ({:.0} per CPU-second), {} nodes{ratio}",
+                r.simulations,
+                r.seconds,
+                r.cpu_seconds,
+                r.simulations as f64 / r.cpu_seconds.max(1e-9),
+                r.nodes
+            );
+        }
         return Ok(());
     }
     let r = crate::go::bench::playout_rate(size, duration, a.heavy, a.seed);
