@@ -59,6 +59,9 @@ pub enum BenchOthello {
         /// ProbCut selectivity (as `quartet othello --probcut`; 0: off).
         #[arg(long, default_value_t = DEFAULT_T)]
         probcut: f64,
+        /// Search threads (1 to 256, as `quartet othello --threads`).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Fixed-depth searches of seeded random midgame positions: each one's best move, score
     /// and nodes, the node rate, and a signature that a pure speedup must leave unchanged.
@@ -122,10 +125,12 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             weights,
             eval,
             probcut,
+            threads,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
+            check_threads(threads)?;
             let eval = Evaluator::chosen(weights.as_deref(), &eval)?;
-            bench::depth(ms, hash_mb, eval, hundredths(probcut), out)
+            bench::depth(ms, hash_mb, eval, hundredths(probcut), threads, out)
         }
         BenchOthello::Signature {
             depth,

@@ -172,6 +172,7 @@ pub fn depth(
     hash_mb: usize,
     eval: Evaluator,
     probcut: Option<i32>,
+    threads: usize,
     out: &mut impl Write,
 ) -> Result<(), String> {
     let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
@@ -191,6 +192,7 @@ pub fn depth(
     // A fresh searcher (no killers or history from the plies above), its table cleared
     // here so that the first touch of its pages is not timed.
     s = Searcher::new(eval, hash_mb).with_probcut(probcut);
+    s.set_threads(threads);
     s.clear();
     let limits = Limits::new(
         Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms)),
@@ -205,12 +207,13 @@ pub fn depth(
     writeln!(out, "position {} {x}", b.to_obf(side)).map_err(io)?;
     writeln!(
         out,
-        "depth {} completed in {:.3} s wall, {} cpu, {} nodes, best {}, score {:+.2}",
+        "depth {} completed in {:.3} s wall, {} cpu (this thread), {} nodes, {} threads, best {}, score {:+.2}",
         f.depth,
         t.elapsed().as_secs_f64(),
         cpu.map(|c| format!("{c:.3} s"))
             .unwrap_or_else(|| "n/a".into()),
         f.nodes,
+        threads,
         f.best.map(square_name).unwrap_or_else(|| "pass".into()),
         f.score as f64 / 100.0
     )
