@@ -35,6 +35,10 @@ pub enum BenchOthello {
         /// this CPU has (a higher one than that falls back to it).
         #[arg(long, value_parser = crate::othello::isa::parse)]
         isa: Option<u8>,
+        /// Search threads of each solve (1 to 256): the wall time falls, the scores stay
+        /// exact; node rates are then per wall second.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Midgame search depth completed within a time budget from a fixed 40-empties position.
     Depth {
@@ -55,6 +59,9 @@ pub enum BenchOthello {
         /// ProbCut selectivity (as `quartet othello --probcut`; 0: off).
         #[arg(long, default_value_t = DEFAULT_T)]
         probcut: f64,
+        /// Search threads (1 to 256, as `quartet othello --threads`).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Fixed-depth searches of seeded random midgame positions: each one's best move, score
     /// and nodes, the node rate, and a signature that a pure speedup must leave unchanged.
@@ -98,14 +105,17 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             first_id,
             hash_mb,
             isa,
+            threads,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
+            check_threads(threads)?;
             let o = Ffo {
                 skip,
                 count,
                 first_id,
                 hash_mb,
                 isa,
+                threads,
             };
             bench::ffo(&file, o, out)
         }
@@ -115,10 +125,12 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             weights,
             eval,
             probcut,
+            threads,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
+            check_threads(threads)?;
             let eval = Evaluator::chosen(weights.as_deref(), &eval)?;
-            bench::depth(ms, hash_mb, eval, hundredths(probcut), out)
+            bench::depth(ms, hash_mb, eval, hundredths(probcut), threads, out)
         }
         BenchOthello::Signature {
             depth,
@@ -143,4 +155,12 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             bench::signature(o, eval, out)
         }
     }
+}
+
+/// The range every engine's `--threads` takes.
+fn check_threads(threads: usize) -> Result<(), String> {
+    if threads == 0 || threads > 256 {
+        return Err("--threads must be between 1 and 256".into());
+    }
+    Ok(())
 }

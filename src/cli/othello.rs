@@ -30,6 +30,11 @@ pub struct OthelloArgs {
     /// it off. The linear evaluation never uses it.
     #[arg(long, default_value_t = crate::othello::probcut::DEFAULT_T)]
     pub probcut: f64,
+    /// Search threads for one move (1 to 256): helpers on the shared table in the
+    /// midgame, the endgame tree split between them. 1 keeps matches reproducible. The
+    /// NBoard protocol has no threads command, so this option sets it there too.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Seconds per move when no time control was set with time_settings.
     #[arg(long, default_value_t = 1.0)]
     pub move_time: f64,
@@ -103,9 +108,16 @@ pub fn run(args: OthelloArgs) -> Result<(), String> {
         return Err("--probcut must be between 0 (off) and 10".into());
     }
     let probcut = crate::othello::probcut::hundredths(args.probcut);
-    let hash_mb = args.hash_mb;
+    if args.threads == 0 || args.threads > 256 {
+        return Err("--threads must be between 1 and 256".into());
+    }
+    let (hash_mb, threads) = (args.hash_mb, args.threads);
     let engine_eval = eval.clone();
-    let make = move || Searcher::new(engine_eval.clone(), hash_mb).with_probcut(probcut);
+    let make = move || {
+        let mut s = Searcher::new(engine_eval.clone(), hash_mb).with_probcut(probcut);
+        s.set_threads(threads);
+        s
+    };
     if args.book_visits == 0 {
         return Err("--book-visits must be at least 1".into());
     }

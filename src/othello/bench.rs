@@ -47,6 +47,8 @@ pub struct Ffo {
     pub hash_mb: usize,
     /// Instruction level of the solver copy (`None`: the best this CPU has).
     pub isa: Option<u8>,
+    /// Search threads of each solve.
+    pub threads: usize,
 }
 
 /// Solves the chosen lines of an `.obf` suite exactly, one table row each, and checks
@@ -68,7 +70,16 @@ pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<(), String> {
     if let Some(level) = o.isa {
         solver.set_isa(level);
     }
-    writeln!(out, "solver copy: {}", super::isa::name(solver.isa())).map_err(io)?;
+    solver.set_threads(o.threads);
+    writeln!(
+        out,
+        "solver copy: {}, threads {}",
+        super::isa::name(solver.isa()),
+        o.threads
+    )
+    .map_err(io)?;
+    // With helpers the cpu column is this thread's alone, so rates are per wall second.
+    let parallel = o.threads > 1;
     let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
     let mut sort_nodes = 0u64;
     let (mut total_cpu, mut cpu_positions) = (0f64, 0);
@@ -103,7 +114,7 @@ pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<(), String> {
             total_cpu += c;
             cpu_positions += 1;
         }
-        let secs = cpu.unwrap_or(s);
+        let secs = if parallel { s } else { cpu.unwrap_or(s) };
         writeln!(
             out,
             "{:>3}  {:>7}  {:>4}  {:>+5}  {:>+5}  {:>13}  {:>8.3}  {:>7.3}  {:>9.2}  {}",
@@ -120,7 +131,7 @@ pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<(), String> {
         )
         .map_err(io)?;
     }
-    let total_secs = if cpu_positions == lines.len() {
+    let total_secs = if cpu_positions == lines.len() && !parallel {
         total_cpu
     } else {
         total_time
@@ -161,6 +172,7 @@ pub fn depth(
     hash_mb: usize,
     eval: Evaluator,
     probcut: Option<i32>,
+    threads: usize,
     out: &mut impl Write,
 ) -> Result<(), String> {
     let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
@@ -180,6 +192,7 @@ pub fn depth(
     // A fresh searcher (no killers or history from the plies above), its table cleared
     // here so that the first touch of its pages is not timed.
     s = Searcher::new(eval, hash_mb).with_probcut(probcut);
+    s.set_threads(threads);
     s.clear();
     let limits = Limits::new(
         Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms)),
@@ -194,12 +207,13 @@ pub fn depth(
     writeln!(out, "position {} {x}", b.to_obf(side)).map_err(io)?;
     writeln!(
         out,
-        "depth {} completed in {:.3} s wall, {} cpu, {} nodes, best {}, score {:+.2}",
+        "depth {} completed in {:.3} s wall, {} cpu (this thread), {} nodes, {} threads, best {}, score {:+.2}",
         f.depth,
         t.elapsed().as_secs_f64(),
         cpu.map(|c| format!("{c:.3} s"))
             .unwrap_or_else(|| "n/a".into()),
         f.nodes,
+        threads,
         f.best.map(square_name).unwrap_or_else(|| "pass".into()),
         f.score as f64 / 100.0
     )

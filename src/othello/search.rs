@@ -11,6 +11,8 @@ use super::isa;
 use super::pattern_incr::{powers, Features, LANES};
 use super::probcut;
 use crate::search::{Deadline, Limits, Poller};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Exact results are scaled to centi-discs like the evaluation.
@@ -38,8 +40,6 @@ const SQUARE_ORDER: [i32; 64] = [
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    p: u64,
-    o: u64,
     value: i16,
     depth: u8,
     /// 0 empty, 1 upper bound, 2 lower bound, 3 exact.
@@ -47,27 +47,66 @@ struct Entry {
     best: u8,
 }
 
+impl Entry {
+    fn pack(self) -> u64 {
+        (self.value as u16 as u64)
+            | (self.depth as u64) << 16
+            | (self.bound as u64) << 24
+            | (self.best as u64) << 32
+    }
+
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            value: d as u16 as i16,
+            depth: (d >> 16) as u8,
+            bound: (d >> 24) as u8,
+            best: (d >> 32) as u8,
+        }
+    }
+}
+
 const UPPER: u8 = 1;
 const LOWER: u8 = 2;
 const EXACT: u8 = 3;
 
-/// The midgame transposition table, one slot per hash, depth-preferred within a search.
+/// One slot as three words, the discs each XOR-ed with the data: threads share the table
+/// without locks, and a slot torn by two writers reads as a miss (lockless hashing).
+#[derive(Default)]
+struct Slot([AtomicU64; 3]);
+
+/// The midgame transposition table, one slot per hash, depth-preferred within a search;
+/// shared by the threads of a search.
 pub struct MidTable {
-    slots: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
 }
 
 impl MidTable {
     pub fn new(mb: usize) -> MidTable {
-        let n = ((mb.max(1) << 20) / std::mem::size_of::<Entry>()).next_power_of_two() / 2;
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Slot>()).next_power_of_two() / 2;
+        let mut slots = Vec::new();
+        slots.resize_with(n.max(1), Slot::default);
         MidTable {
-            slots: vec![Entry::default(); n.max(1)],
+            slots,
             mask: n.max(1) - 1,
         }
     }
+
+    /// The discs and the entry of `b`'s slot (possibly torn; callers compare the discs).
+    #[inline(always)]
+    fn read(&self, b: &Board) -> (u64, u64, Entry) {
+        let w = &self.slots[b.hash() as usize & self.mask].0;
+        let d = w[2].load(Relaxed);
+        (
+            w[0].load(Relaxed) ^ d,
+            w[1].load(Relaxed) ^ d,
+            Entry::unpack(d),
+        )
+    }
+
     fn probe(&self, b: &Board) -> Option<Entry> {
-        let e = self.slots[b.hash() as usize & self.mask];
-        (e.bound != 0 && e.p == b.p && e.o == b.o).then_some(e)
+        let (p, o, e) = self.read(b);
+        (e.bound != 0 && p == b.p && o == b.o).then_some(e)
     }
     /// Starts loading `b`'s slot into the cache. The probe's miss was a quarter of the
     /// search's time; a node prefetches its children's slots while it orders them.
@@ -85,22 +124,31 @@ impl MidTable {
         let _ = b;
     }
 
-    fn store(&mut self, b: &Board, depth: u32, value: i32, bound: u8, best: u8) {
-        let slot = &mut self.slots[b.hash() as usize & self.mask];
-        let same = slot.p == b.p && slot.o == b.o;
-        if same || slot.depth as u32 <= depth + 2 {
-            *slot = Entry {
-                p: b.p,
-                o: b.o,
+    fn store(&self, b: &Board, depth: u32, value: i32, bound: u8, best: u8) {
+        let (p, o, old) = self.read(b);
+        let same = p == b.p && o == b.o;
+        if same || old.depth as u32 <= depth + 2 {
+            let d = Entry {
                 value: value as i16,
                 depth: depth as u8,
                 bound,
                 best,
-            };
+            }
+            .pack();
+            let w = &self.slots[b.hash() as usize & self.mask].0;
+            w[0].store(b.p ^ d, Relaxed);
+            w[1].store(b.o ^ d, Relaxed);
+            w[2].store(d, Relaxed);
         }
     }
-    pub fn clear(&mut self) {
-        self.slots.fill(Entry::default());
+
+    /// Empties every slot (not while a search runs on the table).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            for w in &s.0 {
+                w.store(0, Relaxed);
+            }
+        }
     }
 }
 
@@ -119,7 +167,8 @@ pub struct Found {
 
 pub struct Searcher {
     pub eval: Evaluator,
-    table: MidTable,
+    /// Shared with the helper threads of a search.
+    table: Arc<MidTable>,
     pub solver: Solver,
     killers: [[u8; 2]; MAX_PLY],
     history: [i32; 64],
@@ -134,6 +183,11 @@ pub struct Searcher {
     /// ProbCut's `t` in hundredths (`probcut`), `None`: off. Only the copies that keep
     /// pattern features (`F`) use it.
     pub probcut: Option<i32>,
+    /// Search threads (`set_threads`).
+    threads: usize,
+    /// A helper's iterations search this many plies deeper than their number, so that
+    /// helpers do not all repeat the main thread's iteration.
+    depth_offset: u32,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -162,7 +216,7 @@ impl Searcher {
     pub fn new(eval: impl Into<Evaluator>, hash_mb: usize) -> Searcher {
         Searcher {
             eval: eval.into(),
-            table: MidTable::new(hash_mb.div_ceil(2).max(1)),
+            table: Arc::new(MidTable::new(hash_mb.div_ceil(2).max(1))),
             solver: Solver::new(hash_mb.div_ceil(2).max(1)),
             killers: [[64; 2]; MAX_PLY],
             history: [0; 64],
@@ -172,6 +226,40 @@ impl Searcher {
             feats: vec![Features::new(&Board::start()); MAX_PLY + 2],
             powers: powers(),
             probcut: None,
+            threads: 1,
+            depth_offset: 0,
+        }
+    }
+
+    /// Search threads for one move: the midgame search runs `threads - 1` helpers on the
+    /// shared table (lazy SMP) and plays the main thread's result; the solver splits its
+    /// tree between them. 1 keeps the search reproducible.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        self.solver.set_threads(threads);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// A helper of the midgame search: the same evaluation and settings on the same table,
+    /// its own killers and history; the odd ones search a ply deeper.
+    fn helper(&self, id: usize) -> Searcher {
+        Searcher {
+            eval: self.eval.clone(),
+            table: self.table.clone(),
+            solver: Solver::new(1),
+            killers: [[64; 2]; MAX_PLY],
+            history: [0; 64],
+            nodes: 0,
+            aborted: false,
+            isa: self.isa,
+            feats: vec![Features::new(&Board::start()); MAX_PLY + 2],
+            powers: self.powers,
+            probcut: self.probcut,
+            threads: 1,
+            depth_offset: (id % 2) as u32,
         }
     }
 
@@ -264,8 +352,42 @@ impl Searcher {
         })
     }
 
-    /// Iterative deepening with aspiration windows.
+    /// Iterative deepening with aspiration windows; with helpers (`set_threads`), they
+    /// deepen from the same position on the shared table until this thread is done, and
+    /// are joined before it returns.
     pub fn deepen(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
+        if self.threads <= 1 {
+            return self.deepen_alone(b, limits, max_depth);
+        }
+        // The helpers stop when this thread is done, or with it on the move's stop.
+        let helper_limits = limits.phase(limits.deadline);
+        let mut helpers: Vec<Searcher> = (1..self.threads).map(|id| self.helper(id)).collect();
+        std::thread::scope(|s| {
+            let joins: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| {
+                    let l = &helper_limits;
+                    s.spawn(move || h.deepen_alone(b, l, max_depth).nodes)
+                })
+                .collect();
+            /// Stops the helpers however this thread's search ends.
+            struct Release<'a>(&'a crate::search::StopToken);
+            impl Drop for Release<'_> {
+                fn drop(&mut self) {
+                    self.0.stop();
+                }
+            }
+            let release = Release(&helper_limits.stop);
+            let mut found = self.deepen_alone(b, limits, max_depth);
+            drop(release);
+            for j in joins {
+                found.nodes += j.join().expect("search helper panicked");
+            }
+            found
+        })
+    }
+
+    fn deepen_alone(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
         self.nodes = 0;
         self.aborted = false;
         let n = b.empties().count_ones();
@@ -300,6 +422,7 @@ impl Searcher {
                     }
                 }
             }
+            let depth = (depth + self.depth_offset).min(max_depth);
             let (mut lo, mut hi) = if depth >= 4 {
                 (prev2 - ASPIRATION, prev2 + ASPIRATION)
             } else {
@@ -717,6 +840,61 @@ mod tests {
         let m = f.best.unwrap();
         assert!(b.moves() >> m & 1 != 0);
         assert!(f.depth >= 3, "depth {}", f.depth);
+    }
+
+    #[test]
+    fn threaded_search_returns_a_legal_move_and_stops_on_the_token() {
+        let mut rng = SmallRng::seed_from_u64(21);
+        for threads in [2, 4] {
+            let b = random_plies(&mut rng, 16);
+            if b.moves() == 0 {
+                continue;
+            }
+            let mut s = Searcher::new(Evaluator::default_patterns(), 8);
+            s.set_threads(threads);
+            // No deadline: only the token ends the search.
+            let stop = StopToken::new();
+            let l = Limits::new(Deadline::unlimited(), None, stop.clone());
+            let stopper = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                stop.stop();
+            });
+            let f = s.think(&b, &l, 60);
+            stopper.join().unwrap();
+            let m = f.best.unwrap();
+            assert!(b.moves() >> m & 1 != 0, "{threads} threads: {f:?}");
+            assert!(f.depth >= 1, "{f:?}");
+            // A fixed depth with helpers completes and gives a legal move too.
+            let unlimited = Limits::new(Deadline::unlimited(), None, StopToken::new());
+            let g = s.deepen(&b, &unlimited, 5);
+            assert_eq!(g.depth, 5, "{g:?}");
+            assert!(b.moves() >> g.best.unwrap() & 1 != 0);
+        }
+    }
+
+    #[test]
+    fn threaded_think_solves_an_endgame_exactly() {
+        // FFO #40 trimmed to 16 empties by solver moves: the threaded think solves it
+        // and agrees with the single-threaded solver.
+        let (mut b, _) = Board::from_obf(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------",
+            "X",
+        )
+        .unwrap();
+        let mut solver = Solver::new(8);
+        while b.empties().count_ones() > 16 {
+            match solver.solve(&b).best {
+                Some(m) => b = b.play(m).unwrap(),
+                None => b = b.pass(),
+            }
+        }
+        let exact = Solver::new(8).solve(&b).score;
+        let mut s = Searcher::new(Weights::default_weights(), 8);
+        s.set_threads(2);
+        let l = Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let f = s.think(&b, &l, 60);
+        assert!(f.exact, "{f:?}");
+        assert_eq!(f.score, exact * DISC);
     }
 
     #[test]

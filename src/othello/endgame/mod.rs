@@ -29,6 +29,7 @@ use super::bitboard::moves;
 use super::board::Board;
 use super::isa;
 use crate::search::StopToken;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// At this many empties or fewer, sorting costs more than it saves (6 was no faster and
@@ -92,6 +93,7 @@ macro_rules! per_isa {
 mod estimate;
 mod last_plies;
 mod order;
+mod parallel;
 mod pvs;
 mod table;
 #[cfg(test)]
@@ -102,7 +104,8 @@ use order::{pick, Move};
 pub use table::EndTable;
 
 pub struct Solver {
-    pub table: EndTable,
+    /// Shared with the helper threads of a parallel solve.
+    pub table: Arc<EndTable>,
     pub nodes: u64,
     stop: StopToken,
     deadline: Option<Instant>,
@@ -127,7 +130,24 @@ pub struct Solver {
     sel_passes: &'static [(usize, u32)],
     /// Roots with at least this many empties get the selective pre-search.
     sel_root: u32,
+    /// Search threads of one solve (`set_threads`).
+    threads: usize,
+    /// Fewest empties at which a node's moves are shared between threads
+    /// (`parallel`; a field so that the tests can split small positions).
+    split_min: u32,
+    /// The helpers of the running parallel solve, and this thread's index among them.
+    pool: Option<Arc<parallel::Pool>>,
+    id: usize,
+    /// The split point this thread works under, if any.
+    split_chain: parallel::Chain,
+    /// The stop flag or the deadline ended the search (a cut-off at a split point also
+    /// sets `aborted`, but only for the work below it).
+    stopped: bool,
 }
+
+/// Fewest empties at which a parallel solve shares a node's moves between threads:
+/// smaller subtrees take less time than handing them over.
+const SPLIT_MIN: u32 = 12;
 
 /// Or-ed into the empties of the table entries a selective pass stores at and above its
 /// `sel_empties`, one mark per pass: later passes and the exact search take their moves
@@ -152,8 +172,12 @@ pub struct Solved {
 
 impl Solver {
     pub fn new(hash_mb: usize) -> Solver {
+        Solver::new_sharing(Arc::new(EndTable::new(hash_mb)))
+    }
+
+    fn new_sharing(table: Arc<EndTable>) -> Solver {
         Solver {
-            table: EndTable::new(hash_mb),
+            table,
             nodes: 0,
             stop: StopToken::new(),
             deadline: None,
@@ -167,7 +191,23 @@ impl Solver {
             sel_empties: 0,
             sel_passes: SELECTIVE_PASSES,
             sel_root: SELECTIVE_ROOT,
+            threads: 1,
+            split_min: SPLIT_MIN,
+            pool: None,
+            id: 0,
+            split_chain: parallel::Chain::NONE,
+            stopped: false,
         }
+    }
+
+    /// Search threads of each solve: this one and `threads - 1` helpers. Any count gives
+    /// the same scores; the moves chosen and the nodes visited may differ from run to run.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Shares a stop flag and a hard deadline; when either trips, the current solve returns
@@ -195,6 +235,7 @@ impl Solver {
     /// Solves `b` exactly within (alpha, beta); a fail-low/high result is a bound.
     pub fn solve_window(&mut self, b: &Board, alpha: i32, beta: i32) -> Solved {
         self.aborted = false;
+        self.stopped = false;
         self.next_check = self.nodes + CHECK_INTERVAL;
         let n = b.empties().count_ones();
         let mv = b.moves();
@@ -219,6 +260,27 @@ impl Solver {
         let mut a = alpha;
         let mut best_score = -65;
         for i in 0..count {
+            if i == 1 && self.pool.is_some() && n >= self.split_min {
+                for j in 1..count {
+                    pick(&mut list, j, count);
+                }
+                let r = match self.isa {
+                    isa::AVX512 => self.split::<{ isa::AVX512 }>(
+                        b, &list, 1, count, a, beta, best_score, best as u8, n,
+                    ),
+                    isa::AVX2 => self.split::<{ isa::AVX2 }>(
+                        b, &list, 1, count, a, beta, best_score, best as u8, n,
+                    ),
+                    _ => self.split::<{ isa::PLAIN }>(
+                        b, &list, 1, count, a, beta, best_score, best as u8, n,
+                    ),
+                };
+                if let Some((score, sq)) = r {
+                    best_score = score;
+                    best = sq as usize;
+                    break;
+                }
+            }
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
@@ -266,6 +328,50 @@ impl Solver {
     /// solve visits fewer nodes (docs/experiments/othello.md). Its nodes count in
     /// `nodes`: they are positions this search visits.
     pub fn solve(&mut self, b: &Board) -> Solved {
+        if self.threads <= 1 || self.pool.is_some() || b.empties().count_ones() < self.split_min {
+            return self.solve_alone(b);
+        }
+        let pool = Arc::new(parallel::Pool::new(self.threads));
+        /// Ends the helpers however the solve ends (a panic included: the scope joins
+        /// them before it unwinds).
+        struct Finish<'a>(&'a parallel::Pool);
+        impl Drop for Finish<'_> {
+            fn drop(&mut self) {
+                self.0.finish();
+            }
+        }
+        let helpers: Vec<Solver> = (1..self.threads)
+            .map(|id| self.helper(id, pool.clone()))
+            .collect();
+        self.pool = Some(pool.clone());
+        self.id = 0;
+        let r = std::thread::scope(|s| {
+            let joins: Vec<_> = helpers
+                .into_iter()
+                .map(|mut h| {
+                    s.spawn(move || {
+                        let pool = h.pool.clone().expect("a helper has a pool");
+                        h.wait(&pool, std::ptr::null_mut());
+                        (h.nodes, h.sort_nodes)
+                    })
+                })
+                .collect();
+            let finish = Finish(&pool);
+            let r = self.solve_alone(b);
+            drop(finish);
+            for j in joins {
+                let (nodes, sort_nodes) = j.join().expect("solver helper panicked");
+                self.nodes += nodes;
+                self.sort_nodes += sort_nodes;
+            }
+            r
+        });
+        self.pool = None;
+        r
+    }
+
+    /// `solve` in this thread, with the helpers of `pool` if there are.
+    fn solve_alone(&mut self, b: &Board) -> Solved {
         if !self.mtd {
             return self.solve_window(b, -64, 64);
         }

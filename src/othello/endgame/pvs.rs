@@ -26,7 +26,12 @@ impl Solver {
             self.next_check = self.nodes + CHECK_INTERVAL;
             if self.stop.is_stopped() || self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.aborted = true;
+                self.stopped = true;
             }
+        }
+        // In a parallel solve: a cut-off at a split point above ends this work.
+        if !self.split_chain.0.is_null() && self.split_chain.cut() {
+            self.aborted = true;
         }
         if self.aborted {
             return 0;
@@ -92,8 +97,33 @@ impl Solver {
         let mut best_score = -65;
         let mut best_sq = list[0].sq;
         for i in 0..count {
-            if i == 1 && eval_order && tt_first {
-                self.order_by_eval::<I>(&b, &mut list[1..count], alpha);
+            if i == 1 {
+                if eval_order && tt_first {
+                    self.order_by_eval::<I>(&b, &mut list[1..count], alpha);
+                }
+                if self.pool.is_some() && n >= self.split_min {
+                    let selective = self.sel_flag != 0 && n >= self.sel_empties;
+                    let end = if selective {
+                        count.min(self.sel_moves)
+                    } else {
+                        count
+                    };
+                    if end > 1 {
+                        for j in 1..end {
+                            pick(&mut list, j, count);
+                        }
+                        if let Some((score, sq)) =
+                            self.split::<I>(&b, &list, 1, end, alpha, beta, best_score, best_sq, n)
+                        {
+                            if self.aborted {
+                                return 0;
+                            }
+                            best_score = score;
+                            best_sq = sq;
+                            break;
+                        }
+                    }
+                }
             }
             // The selective pre-search (see `Solver::solve`) stops after the first moves.
             if i >= self.sel_moves && self.sel_flag != 0 && n >= self.sel_empties {

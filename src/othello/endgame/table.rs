@@ -1,23 +1,62 @@
 //! The endgame transposition table: exact disc pairs as keys, score bounds and the best
-//! move as values.
+//! move as values, shared by the threads of a parallel solve without locks.
 use crate::othello::board::Board;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Clone, Copy, Default)]
 pub(super) struct Entry {
-    p: u64,
-    o: u64,
     pub(super) lower: i8,
     pub(super) upper: i8,
     pub(super) best: u8,
     pub(super) empties: u8,
 }
 
-/// Two entries (48 bytes) padded to one cache line: unaligned 48-byte buckets straddled
+impl Entry {
+    fn pack(self) -> u64 {
+        (self.lower as u8 as u64)
+            | (self.upper as u8 as u64) << 8
+            | (self.best as u64) << 16
+            | (self.empties as u64) << 24
+    }
+
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            lower: d as u8 as i8,
+            upper: (d >> 8) as u8 as i8,
+            best: (d >> 16) as u8,
+            empties: (d >> 24) as u8,
+        }
+    }
+}
+
+/// One slot as three words: the discs each XOR-ed with the data, and the data. Threads
+/// write slots without locks; a slot torn by two writers no longer decodes to the
+/// position probed and reads as a miss (Hyatt and Mann's lockless hashing).
+#[derive(Default)]
+struct Slot([AtomicU64; 3]);
+
+impl Slot {
+    /// The discs and the data, as read (possibly torn; the caller checks the discs).
+    #[inline(always)]
+    fn read(&self) -> (u64, u64, u64) {
+        let d = self.0[2].load(Relaxed);
+        (self.0[0].load(Relaxed) ^ d, self.0[1].load(Relaxed) ^ d, d)
+    }
+
+    #[inline(always)]
+    fn write(&self, p: u64, o: u64, d: u64) {
+        self.0[0].store(p ^ d, Relaxed);
+        self.0[1].store(o ^ d, Relaxed);
+        self.0[2].store(d, Relaxed);
+    }
+}
+
+/// Two slots (48 bytes) padded to one cache line: unaligned 48-byte buckets straddled
 /// two lines a third of the time, and table probes are cache misses (half the time of the
 /// table-backed nodes on FFO #48).
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(align(64))]
-struct Bucket([Entry; 2]);
+struct Bucket([Slot; 2]);
 
 /// A two-slot-per-bucket table keyed by the exact disc pair: slot 0 keeps the deepest
 /// entry, slot 1 always takes the newest.
@@ -64,7 +103,7 @@ impl EndTable {
                 libc::MADV_HUGEPAGE,
             );
         }
-        slots.resize(n + extra, Bucket::default());
+        slots.resize_with(n + extra, Bucket::default);
         EndTable {
             slots,
             start,
@@ -72,8 +111,13 @@ impl EndTable {
         }
     }
 
-    pub fn clear(&mut self) {
-        self.slots.fill(Bucket::default());
+    /// Empties every slot (not while a solve runs on the table).
+    pub fn clear(&self) {
+        for bucket in &self.slots {
+            for slot in &bucket.0 {
+                slot.write(0, 0, 0);
+            }
+        }
     }
 
     #[inline(always)]
@@ -84,10 +128,10 @@ impl EndTable {
     #[inline]
     pub(super) fn probe(&self, b: &Board) -> Option<Entry> {
         let bucket = &self.slots[self.index(b)].0;
-        bucket
-            .iter()
-            .find(|e| e.p == b.p && e.o == b.o && (e.p | e.o) != 0)
-            .copied()
+        bucket.iter().find_map(|s| {
+            let (p, o, d) = s.read();
+            (p == b.p && o == b.o && (p | o) != 0).then(|| Entry::unpack(d))
+        })
     }
 
     /// Starts loading the bucket of `b` into the cache, so that a probe issued a little
@@ -109,23 +153,43 @@ impl EndTable {
     }
 
     #[inline]
-    pub(super) fn store(&mut self, b: &Board, lower: i32, upper: i32, best: u8, empties: u32) {
-        let i = self.index(b);
-        let bucket = &mut self.slots[i].0;
-        let e = Entry {
-            p: b.p,
-            o: b.o,
+    pub(super) fn store(&self, b: &Board, lower: i32, upper: i32, best: u8, empties: u32) {
+        let bucket = &self.slots[self.index(b)].0;
+        let d = Entry {
             lower: lower as i8,
             upper: upper as i8,
             best,
             empties: empties as u8,
-        };
-        if (bucket[0].p == b.p && bucket[0].o == b.o)
-            || bucket[0].empties as u32 & EMPTIES_MASK <= empties & EMPTIES_MASK
-        {
-            bucket[0] = e;
-        } else {
-            bucket[1] = e;
         }
+        .pack();
+        let (p0, o0, d0) = bucket[0].read();
+        if (p0 == b.p && o0 == b.o)
+            || Entry::unpack(d0).empties as u32 & EMPTIES_MASK <= empties & EMPTIES_MASK
+        {
+            bucket[0].write(b.p, b.o, d);
+        } else {
+            bucket[1].write(b.p, b.o, d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_back_and_a_torn_slot_is_a_miss() {
+        let t = EndTable::new(1);
+        let b = Board::start();
+        assert!(t.probe(&b).is_none());
+        t.store(&b, -12, 40, 19, 60);
+        let e = t.probe(&b).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.empties), (-12, 40, 19, 60));
+        // Half of another write lands on the slot: the discs no longer decode.
+        let slot = &t.slots[t.index(&b)].0[0];
+        slot.0[2].store(Entry::default().pack() ^ 0x0101, Relaxed);
+        assert!(t.probe(&b).is_none());
+        t.clear();
+        assert!(t.probe(&b).is_none());
     }
 }

@@ -166,3 +166,92 @@ fn selective_pre_search_leaves_exact_scores() {
         checked += 1;
     }
 }
+
+/// The score of `b` after `sq` by a fresh single-threaded solve.
+fn score_after(b: &Board, sq: usize) -> i32 {
+    -Solver::new(4).solve(&b.play(sq).unwrap()).score
+}
+
+/// Parallel solves (splitting from 9 empties up so that small positions share work, and
+/// at the usual size) give the single-threaded exact score and a best move that keeps it,
+/// with the selective pre-search on and off.
+#[test]
+fn parallel_solves_give_the_single_threaded_scores() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(17);
+    let mut checked = 0;
+    while checked < 24 {
+        let target = rng.gen_range(14..=20);
+        let b = random_game(&mut rng, target);
+        if b.is_game_over() || b.moves() == 0 {
+            continue;
+        }
+        let mut one = Solver::new(4);
+        let exact = one.solve(&b);
+        for threads in [2, 4] {
+            let mut par = Solver::new(4);
+            par.set_threads(threads);
+            par.split_min = if checked % 2 == 0 { 9 } else { SPLIT_MIN };
+            if checked % 3 == 0 {
+                par.sel_root = 14;
+            }
+            par.mtd = checked % 4 != 1;
+            let s = par.solve(&b);
+            let obf = b.to_obf(crate::color::Color::Black);
+            let how = format!(
+                "{threads} threads, split from {}, mtd {}, selective from {}: {obf}",
+                par.split_min, par.mtd, par.sel_root
+            );
+            assert_eq!(s.score, exact.score, "{how}");
+            let m = s.best.expect("a move");
+            assert!(b.moves() >> m & 1 != 0, "{how}");
+            assert_eq!(score_after(&b, m), exact.score, "{how}");
+            assert!(!par.was_aborted());
+        }
+        checked += 1;
+    }
+}
+
+/// Four FFO positions (#40-#43, 20-23 empties) with 2 and 4 threads: the known scores and
+/// best moves.
+#[test]
+fn parallel_solves_of_ffo_positions_are_exact() {
+    let text = include_str!("../../../data/othello/ffo-40-59.obf");
+    for line in crate::othello::obf::lines(text).iter().take(4) {
+        let p = crate::othello::obf::parse_line(line).unwrap();
+        for threads in [2, 4] {
+            let mut par = Solver::new(16);
+            par.set_threads(threads);
+            let s = par.solve(&p.board);
+            assert_eq!(Some(s.score), p.score(), "{line}");
+            assert!(p.is_best(s.best.unwrap()), "{line}");
+        }
+    }
+}
+
+/// A parallel solve stops on the stop token, its helpers with it.
+#[test]
+fn a_stop_ends_a_parallel_solve_promptly() {
+    let (b, _) = Board::from_obf(
+        "---XXX----OOOX----OOOXX--OOOOXXX--OOOOXX--OXOXXX--XXOO---XXXX-O-",
+        "X",
+    )
+    .unwrap();
+    let mut solver = Solver::new(8);
+    solver.set_threads(2);
+    let stop = StopToken::new();
+    solver.set_limits(stop.clone(), None);
+    let t = Instant::now();
+    let s = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        stop.stop();
+    });
+    solver.solve(&b);
+    s.join().unwrap();
+    assert!(solver.was_aborted());
+    assert!(
+        t.elapsed() < std::time::Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
+}
