@@ -5,6 +5,9 @@
 //! Contract: [`Searcher::search`] blocks until a limit in `Limits` is reached (hard deadline,
 //! node cap, stop token) or the depth is exhausted; it polls the limits every few hundred
 //! nodes. It never does I/O.
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
@@ -17,7 +20,7 @@ use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BY
 use super::tt::{Bound, Tt};
 use super::weights::ClassWeights;
 use crate::color::Color;
-use crate::search::{Deadline, Limits, Poller};
+use crate::search::{Deadline, Limits, Poller, StopToken};
 
 pub const MATE: i32 = 1_000_000;
 /// Scores above this are wins found by search.
@@ -136,6 +139,9 @@ pub struct SearchConfig {
     /// The root defence against the opponent's VCT by df-pn ([`Dfpn::defend`]) instead of
     /// deepening passes over the moves.
     pub dfpn_defence: bool,
+    /// Alpha-beta threads sharing the transposition table (lazy SMP); the threat searches
+    /// at the root run on one. 1 keeps a search reproducible.
+    pub threads: usize,
 }
 
 impl Default for SearchConfig {
@@ -151,6 +157,7 @@ impl Default for SearchConfig {
             // (docs/experiments/gomoku.md).
             dfpn_attack: false,
             dfpn_defence: false,
+            threads: 1,
         }
     }
 }
@@ -170,10 +177,11 @@ pub struct SearchReport {
 
 pub struct Searcher {
     pub config: SearchConfig,
-    tt: Tt,
+    tt: Arc<Tt>,
     nodes: u64,
-    aborted: bool,
-    cands: Vec<Vec<Cand>>,
+    /// Candidate lists of each alpha-beta thread, the main one first (grown to the
+    /// thread count when a search needs more).
+    lists: Vec<Vec<Vec<Cand>>>,
     /// Threat-search results kept from move to move (see [`ThreatCache`]).
     threat_cache: ThreatCache,
     /// The df-pn table, kept from move to move too.
@@ -185,15 +193,14 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
-        let tt = Tt::new(config.tt_mb);
+        let tt = Arc::new(Tt::new(config.tt_mb));
         let threat_cache = ThreatCache::with_limit(cache_entries(config.tt_mb));
         let dfpn = Dfpn::new(dfpn_mb(config.tt_mb));
         Searcher {
             config,
             tt,
             nodes: 0,
-            aborted: false,
-            cands: (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect(),
+            lists: vec![ply_lists()],
             threat_cache,
             dfpn,
             peek_leaves: true,
@@ -209,7 +216,7 @@ impl Searcher {
 
     pub fn resize_tt(&mut self, mb: usize) {
         self.config.tt_mb = mb;
-        self.tt = Tt::new(mb);
+        self.tt = Arc::new(Tt::new(mb));
         self.threat_cache.set_limit(cache_entries(mb));
         self.dfpn = Dfpn::new(dfpn_mb(mb));
     }
@@ -228,14 +235,9 @@ impl Searcher {
     fn search_unrestored(&mut self, b: &mut Board, c: Color, limits: &Limits) -> SearchReport {
         let start = Instant::now();
         self.nodes = 0;
-        self.aborted = false;
         if self.config.patterns {
             b.track_patterns();
         }
-        // Threat searches get half the soft time, so the alpha-beta always runs: a VCT that
-        // needs a quiet (fukumi) move takes a few hundred thousand threat nodes.
-        let threat_limits = share_of_soft(limits, 0.5);
-        let mut poller = threat_limits.poller();
         let mut root = Vec::new();
         let s = scan(b, c, &mut root);
         let report = |best, score, depth, nodes, source| SearchReport {
@@ -283,11 +285,49 @@ impl Searcher {
             add_pattern_scores(b, c, &mut root);
         }
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
+        // Helper threads start the alpha-beta at once, filling the table while this one
+        // runs the threat searches.
+        let helpers = self.start_helpers(b, c, &root, limits);
+        let mut report = self.decide(b, c, root, s.n_blocks > 0, limits, start, helpers.as_ref());
+        if let Some(h) = helpers {
+            let (lists, nodes) = h.finish();
+            self.lists.extend(lists);
+            self.nodes += nodes;
+            report.nodes += nodes;
+        }
+        report
+    }
+
+    /// The search after the root moves are scored (`root`, best first; `blocked` when
+    /// they block a four): the threat searches, then the alpha-beta.
+    #[allow(clippy::too_many_arguments)]
+    fn decide(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        mut root: Vec<Cand>,
+        blocked: bool,
+        limits: &Limits,
+        start: Instant,
+        helpers: Option<&Helpers>,
+    ) -> SearchReport {
+        let report = |best, score, depth, nodes, source| SearchReport {
+            best,
+            score,
+            depth,
+            nodes,
+            elapsed: start.elapsed(),
+            source,
+        };
+        // Threat searches get half the soft time, so the alpha-beta always runs: a VCT that
+        // needs a quiet (fukumi) move takes a few hundred thousand threat nodes.
+        let threat_limits = share_of_soft(limits, 0.5);
+        let mut poller = threat_limits.poller();
         if self.config.threats {
             // The threat searches read no patterns: their upkeep would halve their speed.
             b.pause_patterns();
         }
-        if self.config.threats && s.n_blocks == 0 {
+        if self.config.threats && !blocked {
             let budget = 200_000;
             let (own_vcf, n) = self.threat_search(&mut poller, budget, |t| t.vcf_root(b, c, 120));
             if let Some(p) = own_vcf {
@@ -415,7 +455,7 @@ impl Searcher {
                     if self.config.patterns {
                         b.track_patterns();
                     }
-                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start);
+                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start, helpers);
                     let mut poller = limits.poller();
                     b.pause_patterns();
                     let best = self.verify_choice(b, c, &root, &defence.proven, depth, &mut poller);
@@ -433,7 +473,7 @@ impl Searcher {
         if self.config.patterns {
             b.track_patterns();
         }
-        self.iterate(b, c, &mut root, limits, start)
+        self.iterate(b, c, &mut root, limits, start, helpers)
     }
 
     /// A VCT for `c` (to move), by df-pn or by iterative deepening as configured, and the
@@ -614,6 +654,237 @@ impl Searcher {
         Defence::settled(alive)
     }
 
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The threat cache's size now, in entries (for the memory-limit test).
+    #[cfg(test)]
+    pub(super) fn threat_cache_limit(&self) -> usize {
+        self.threat_cache.limit()
+    }
+
+    /// Runs `f` on a threat search that starts from the kept cache and hands it back, its
+    /// nodes added to the searcher's; returns `f`'s answer and the search's nodes.
+    fn threat_search<'l, R>(
+        &mut self,
+        poller: &mut Poller<'l>,
+        budget: u64,
+        f: impl FnOnce(&mut Threats<'_, 'l>) -> R,
+    ) -> (R, u64) {
+        let cache = std::mem::take(&mut self.threat_cache);
+        let mut t = Threats::with_cache(poller, budget, cache);
+        let answer = f(&mut t);
+        let nodes = t.nodes;
+        self.nodes += nodes;
+        self.threat_cache = t.into_cache();
+        (answer, nodes)
+    }
+
+    /// The alpha-beta value of `b` for `c` to move at `depth`, full window, no time limit
+    /// (for tests of the node search alone).
+    #[cfg(test)]
+    pub(super) fn value(&mut self, b: &mut Board, c: Color, depth: u32) -> i32 {
+        let limits = Limits::new(Deadline::unlimited(), None, crate::search::StopToken::new());
+        let mut poller = limits.poller();
+        if self.config.patterns {
+            b.track_patterns();
+        }
+        let mut w = Worker {
+            config: &self.config,
+            tt: &self.tt,
+            cands: &mut self.lists[0],
+            nodes: 0,
+            aborted: false,
+            peek_leaves: self.peek_leaves,
+            shared: None,
+        };
+        let v = w.negamax(b, c, depth, -MATE - 1, MATE + 1, 1, &mut poller);
+        self.nodes = w.nodes;
+        v
+    }
+
+    /// The alpha-beta alone (no threat searches at the root) on the configured threads, to
+    /// `config.max_depth` without a time limit (for tests of the parallel search). None
+    /// when the position has a five to make or block.
+    #[cfg(test)]
+    pub(super) fn alpha_beta(&mut self, b: &mut Board, c: Color) -> Option<SearchReport> {
+        let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let start = Instant::now();
+        self.nodes = 0;
+        if self.config.patterns {
+            b.track_patterns();
+        }
+        let mut root = Vec::new();
+        let s = scan(b, c, &mut root);
+        if s.win.is_some() || s.n_blocks > 0 || root.is_empty() {
+            return None;
+        }
+        if self.config.patterns {
+            add_pattern_scores(b, c, &mut root);
+        }
+        root.sort_by_key(|m| std::cmp::Reverse(m.score));
+        let helpers = self.start_helpers(b, c, &root, &limits);
+        let mut r = self.iterate(b, c, &mut root, &limits, start, helpers.as_ref());
+        if let Some(h) = helpers {
+            let (lists, nodes) = h.finish();
+            self.lists.extend(lists);
+            r.nodes += nodes;
+        }
+        Some(r)
+    }
+
+    /// The main thread's alpha-beta over `root` under `limits`, with `helpers` (if any)
+    /// told its depth.
+    fn iterate(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        root: &mut Vec<Cand>,
+        limits: &Limits,
+        start: Instant,
+        helpers: Option<&Helpers>,
+    ) -> SearchReport {
+        let mut main = Worker {
+            config: &self.config,
+            tt: &self.tt,
+            cands: &mut self.lists[0],
+            nodes: self.nodes,
+            aborted: false,
+            peek_leaves: self.peek_leaves,
+            shared: helpers.map(|h| &*h.shared),
+        };
+        let report = main.iterate(b, c, root, limits, start);
+        self.nodes = main.nodes;
+        report
+    }
+
+    /// With more than one thread, the helpers' alpha-beta over `root` (see
+    /// [`Worker::help`]) on copies of `b`, until the search is done or `limits` stop it.
+    fn start_helpers(
+        &mut self,
+        b: &Board,
+        c: Color,
+        root: &[Cand],
+        limits: &Limits,
+    ) -> Option<Helpers> {
+        let threads = self.config.threads.max(1);
+        if threads == 1 || root.is_empty() {
+            return None;
+        }
+        let shared = Arc::new(Shared {
+            main_depth: AtomicU32::new(0),
+        });
+        // A child token: the helpers stop when the main thread is done, or with the search.
+        let limits = limits.phase(limits.deadline);
+        let config = Arc::new(self.config.clone());
+        let peek_leaves = self.peek_leaves;
+        let handles = (1..threads)
+            .map(|id| {
+                // The main thread keeps the first lists; helpers reuse the others.
+                let mut lists = if self.lists.len() > 1 {
+                    self.lists.pop().expect("more than one")
+                } else {
+                    ply_lists()
+                };
+                let (config, tt, shared, limits) = (
+                    config.clone(),
+                    self.tt.clone(),
+                    shared.clone(),
+                    limits.clone(),
+                );
+                let mut board = b.clone();
+                let mut moves = root.to_vec();
+                std::thread::spawn(move || {
+                    let mut w = Worker {
+                        config: &config,
+                        tt: &tt,
+                        cands: &mut lists,
+                        nodes: 0,
+                        aborted: false,
+                        peek_leaves,
+                        shared: Some(&shared),
+                    };
+                    w.help(&mut board, c, &mut moves, &limits, id);
+                    let nodes = w.nodes;
+                    (lists, nodes)
+                })
+            })
+            .collect();
+        Some(Helpers {
+            shared,
+            stop: limits.stop,
+            handles,
+        })
+    }
+}
+
+/// What the search threads share besides the table (with more than one thread).
+struct Shared {
+    /// The iteration the main thread is in: helpers keep at or one past it.
+    main_depth: AtomicU32,
+}
+
+/// The helper threads of one search.
+struct Helpers {
+    shared: Arc<Shared>,
+    /// Stops the helpers (a child of the search's token).
+    stop: StopToken,
+    /// Each returns its candidate lists and its node count.
+    handles: Vec<JoinHandle<(Vec<Vec<Cand>>, u64)>>,
+}
+
+impl Helpers {
+    /// Stops and joins the helpers: their candidate lists and their nodes.
+    fn finish(self) -> (Vec<Vec<Vec<Cand>>>, u64) {
+        self.stop.stop();
+        let mut lists = Vec::new();
+        let mut nodes = 0;
+        for h in self.handles {
+            let (l, n) = h.join().expect("a search thread panicked");
+            lists.push(l);
+            nodes += n;
+        }
+        (lists, nodes)
+    }
+}
+
+/// One search thread's alpha-beta: its own node count and candidate lists, the settings
+/// and the transposition table shared by reference.
+struct Worker<'a> {
+    config: &'a SearchConfig,
+    tt: &'a Tt,
+    cands: &'a mut Vec<Vec<Cand>>,
+    nodes: u64,
+    aborted: bool,
+    peek_leaves: bool,
+    shared: Option<&'a Shared>,
+}
+
+/// Candidate lists for every ply of one thread.
+fn ply_lists() -> Vec<Vec<Cand>> {
+    (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect()
+}
+
+/// The root moves the alpha-beta searches first (`root` keeps them) and those it adds
+/// once every one of them loses (returned; none without threats).
+fn split_root(config: &SearchConfig, root: &mut Vec<Cand>) -> Vec<Cand> {
+    let width = config.width.max(1);
+    let kept = root
+        .len()
+        .min(width.max(if config.threats { 16 } else { width }));
+    // The full engine searches the moves past the root's width too once all those
+    // within it lose: a move the width left out may hold.
+    if config.threats {
+        root.split_off(kept)
+    } else {
+        root.truncate(kept);
+        Vec::new()
+    }
+}
+
+impl Worker<'_> {
+    /// The main thread's iterative deepening: its result is the search's.
     fn iterate(
         &mut self,
         b: &mut Board,
@@ -622,18 +893,7 @@ impl Searcher {
         limits: &Limits,
         start: Instant,
     ) -> SearchReport {
-        let width = self.config.width.max(1);
-        let kept = root
-            .len()
-            .min(width.max(if self.config.threats { 16 } else { width }));
-        // The full engine searches the moves past the root's width too once all those
-        // within it lose: a move the width left out may hold.
-        let mut rest = if self.config.threats {
-            root.split_off(kept)
-        } else {
-            root.truncate(kept);
-            Vec::new()
-        };
+        let mut rest = split_root(self.config, root);
         let mut best = root[0].p;
         let mut best_score = 0;
         let mut done_depth = 0;
@@ -644,48 +904,10 @@ impl Searcher {
             if depth > 1 && !limits.may_start_iteration(self.nodes) {
                 break;
             }
-            let mut alpha = -MATE - 1;
-            let beta = MATE + 1;
-            let mut iter_best = None;
-            for (i, m) in root.iter().enumerate() {
-                b.place(m.p, c);
-                let score = if b.makes_five_now(m.p, c) {
-                    MATE - 1
-                } else if i == 0 {
-                    -self.negamax(b, c.opponent(), depth - 1, -beta, -alpha, 1, &mut poller)
-                } else {
-                    let mut s = -self.negamax(
-                        b,
-                        c.opponent(),
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        1,
-                        &mut poller,
-                    );
-                    if s > alpha && !self.aborted {
-                        s = -self.negamax(
-                            b,
-                            c.opponent(),
-                            depth - 1,
-                            -beta,
-                            -alpha,
-                            1,
-                            &mut poller,
-                        );
-                    }
-                    s
-                };
-                b.undo();
-                if self.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    iter_best = Some((i, m.p, score));
-                }
+            if let Some(shared) = self.shared {
+                shared.main_depth.store(depth, Relaxed);
             }
-            if let Some((i, p, score)) = iter_best {
+            if let Some((i, p, score)) = self.root_pass(b, c, root, depth, &mut poller) {
                 // A partial iteration is used only if its best move beat the previous one
                 // in a full-window search, which PVS guarantees for any improvement.
                 best = p;
@@ -715,6 +937,81 @@ impl Searcher {
             elapsed: start.elapsed(),
             source: "alphabeta",
         }
+    }
+
+    /// A helper thread's iterative deepening (lazy SMP): the same root, filling the shared
+    /// table, each iteration at the main thread's depth or (odd `id`) one deeper, so the
+    /// main thread finds more of its tree there; until `limits` stop it.
+    fn help(&mut self, b: &mut Board, c: Color, root: &mut Vec<Cand>, limits: &Limits, id: usize) {
+        let Some(shared) = self.shared else {
+            return;
+        };
+        let mut rest = split_root(self.config, root);
+        let mut poller = limits.poller();
+        let mut depth = 0;
+        loop {
+            let main = shared.main_depth.load(Relaxed);
+            depth = (depth + 1).max(main + (id as u32 & 1));
+            if depth > self.config.max_depth {
+                break;
+            }
+            let mut best_score = 0;
+            if let Some((i, _, score)) = self.root_pass(b, c, root, depth, &mut poller) {
+                best_score = score;
+                let m = root.remove(i);
+                root.insert(0, m);
+            }
+            if self.aborted {
+                break;
+            }
+            if best_score <= -MATE_BOUND && !rest.is_empty() {
+                root.append(&mut rest);
+                depth -= 1;
+                continue;
+            }
+            if best_score.abs() >= MATE_BOUND {
+                break;
+            }
+        }
+    }
+
+    /// One iteration over the root moves at `depth` (PVS, full window): the index, move
+    /// and score of the best one that beat the moves before it, if any did before a stop.
+    fn root_pass(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        root: &[Cand],
+        depth: u32,
+        poller: &mut Poller,
+    ) -> Option<(usize, Point, i32)> {
+        let mut alpha = -MATE - 1;
+        let beta = MATE + 1;
+        let mut iter_best = None;
+        for (i, m) in root.iter().enumerate() {
+            b.place(m.p, c);
+            let score = if b.makes_five_now(m.p, c) {
+                MATE - 1
+            } else if i == 0 {
+                -self.negamax(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller)
+            } else {
+                let mut s =
+                    -self.negamax(b, c.opponent(), depth - 1, -alpha - 1, -alpha, 1, poller);
+                if s > alpha && !self.aborted {
+                    s = -self.negamax(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller);
+                }
+                s
+            };
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                iter_best = Some((i, m.p, score));
+            }
+        }
+        iter_best
     }
 
     /// Value for `c` to move; the previous move did not win.
@@ -915,46 +1212,6 @@ impl Searcher {
         } else {
             v
         }
-    }
-
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// The threat cache's size now, in entries (for the memory-limit test).
-    #[cfg(test)]
-    pub(super) fn threat_cache_limit(&self) -> usize {
-        self.threat_cache.limit()
-    }
-
-    /// Runs `f` on a threat search that starts from the kept cache and hands it back, its
-    /// nodes added to the searcher's; returns `f`'s answer and the search's nodes.
-    fn threat_search<'l, R>(
-        &mut self,
-        poller: &mut Poller<'l>,
-        budget: u64,
-        f: impl FnOnce(&mut Threats<'_, 'l>) -> R,
-    ) -> (R, u64) {
-        let cache = std::mem::take(&mut self.threat_cache);
-        let mut t = Threats::with_cache(poller, budget, cache);
-        let answer = f(&mut t);
-        let nodes = t.nodes;
-        self.nodes += nodes;
-        self.threat_cache = t.into_cache();
-        (answer, nodes)
-    }
-
-    /// The alpha-beta value of `b` for `c` to move at `depth`, full window, no time limit
-    /// (for tests of the node search alone).
-    #[cfg(test)]
-    pub(super) fn value(&mut self, b: &mut Board, c: Color, depth: u32) -> i32 {
-        let limits = Limits::new(Deadline::unlimited(), None, crate::search::StopToken::new());
-        let mut poller = limits.poller();
-        self.aborted = false;
-        if self.config.patterns {
-            b.track_patterns();
-        }
-        self.negamax(b, c, depth, -MATE - 1, MATE + 1, 1, &mut poller)
     }
 }
 
