@@ -125,15 +125,21 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
                 return Err("--depth must be between 1 and 64".into());
             }
             check_threads(&threads)?;
-            let mut first_ms = None;
+            let mut first = None;
             for t in threads {
                 let config = SearchConfig {
                     max_depth: depth.unwrap_or(SearchConfig::default().max_depth),
                     threads: t,
                     ..SearchConfig::default()
                 };
+                let cpu0 = crate::cpu_time::process_seconds();
                 let results = bench::depth(seconds, &config);
-                let (mut nodes, mut depths, mut ms) = (0u64, 0u32, 0u128);
+                // CPU seconds of all threads: on a busy machine, whether they had the cores.
+                let cpu = match (cpu0, crate::cpu_time::process_seconds()) {
+                    (Some(a), Some(b)) => format!(", {:.2} CPU-s", b - a),
+                    _ => String::new(),
+                };
+                let (mut nodes, mut main_nodes, mut depths, mut ms) = (0u64, 0u64, 0u32, 0u128);
                 for r in &results {
                     println!(
                         "{:<20} best {:<4} depth {:>2} {:>9} nodes {:>6} ms {}",
@@ -145,6 +151,7 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
                         r.source
                     );
                     nodes += r.nodes;
+                    main_nodes += r.main_nodes;
                     depths += r.depth;
                     ms += r.elapsed.as_millis();
                 }
@@ -152,13 +159,19 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
                 match depth {
                     Some(d) => {
                         let short = results.iter().filter(|r| r.depth < d).count();
-                        let ratio = match first_ms {
-                            Some(f) if f > 0 => format!(", {:.2}x the first", ms as f64 / f as f64),
+                        // The main thread's nodes are a measure of the time that does not
+                        // depend on the machine's load, as long as the threads get a core each.
+                        let ratio = match first {
+                            Some((f, fm)) if f > 0 && fm > 0 => format!(
+                                "; {:.2}x the first's time, {:.2}x its main-thread nodes",
+                                ms as f64 / f as f64,
+                                main_nodes as f64 / fm as f64
+                            ),
                             _ => String::new(),
                         };
-                        first_ms.get_or_insert(ms);
+                        first.get_or_insert((ms, main_nodes));
                         println!(
-                            "gomoku time to depth {d}, {t} thread(s): {ms} ms, {nodes} nodes{ratio}{}",
+                            "gomoku time to depth {d}, {t} thread(s): {ms} ms{cpu}, {nodes} nodes, {main_nodes} on the main thread{ratio}{}",
                             if short > 0 {
                                 format!(" ({short} cut short by --seconds {seconds})")
                             } else {
@@ -167,7 +180,7 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
                         );
                     }
                     None => println!(
-                        "gomoku depth at {seconds} s, {t} thread(s): mean depth {mean:.1}, {nodes} nodes in {ms} ms"
+                        "gomoku depth at {seconds} s, {t} thread(s): mean depth {mean:.1}, {nodes} nodes in {ms} ms{cpu}"
                     ),
                 }
             }

@@ -116,6 +116,8 @@ pub struct DepthResult {
     /// Deepest completed alpha-beta iteration (0 when a threat search decided).
     pub depth: u32,
     pub nodes: u64,
+    /// Nodes of the main thread (see [`super::search::SearchReport::main_nodes`]).
+    pub main_nodes: u64,
     pub elapsed: Duration,
     pub source: &'static str,
 }
@@ -147,6 +149,7 @@ pub fn depth(seconds: f64, config: &SearchConfig) -> Vec<DepthResult> {
                 best: format_vertex(Some(g.board().col_row(r.best))),
                 depth: r.depth,
                 nodes: r.nodes,
+                main_nodes: r.main_nodes,
                 elapsed: r.elapsed,
                 source: r.source,
             }

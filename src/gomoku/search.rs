@@ -5,7 +5,7 @@
 //! Contract: [`Searcher::search`] blocks until a limit in `Limits` is reached (hard deadline,
 //! node cap, stop token) or the depth is exhausted; it polls the limits every few hundred
 //! nodes. It never does I/O.
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -168,7 +168,11 @@ pub struct SearchReport {
     pub best: Point,
     pub score: i32,
     pub depth: u32,
+    /// Nodes of all threads.
     pub nodes: u64,
+    /// Nodes of the main thread (the threat searches and its alpha-beta): with threads
+    /// of equal speed, its share of the work shows the time the helpers saved.
+    pub main_nodes: u64,
     pub elapsed: Duration,
     /// "win", "forced", "vcf", "vct", "vcf-defence", "vct-defence", "vct-verify" (the
     /// alpha-beta's choice lost to a VCT; another move was taken), "alphabeta".
@@ -245,6 +249,7 @@ impl Searcher {
             score,
             depth,
             nodes,
+            main_nodes: nodes,
             elapsed: start.elapsed(),
             source,
         };
@@ -316,6 +321,7 @@ impl Searcher {
             score,
             depth,
             nodes,
+            main_nodes: nodes,
             elapsed: start.elapsed(),
             source,
         };
@@ -698,8 +704,10 @@ impl Searcher {
             aborted: false,
             peek_leaves: self.peek_leaves,
             shared: None,
+            helper_depth: None,
+            stale: false,
         };
-        let v = w.negamax(b, c, depth, -MATE - 1, MATE + 1, 1, &mut poller);
+        let v = w.negamax::<false>(b, c, depth, -MATE - 1, MATE + 1, 1, &mut poller);
         self.nodes = w.nodes;
         v
     }
@@ -753,8 +761,14 @@ impl Searcher {
             aborted: false,
             peek_leaves: self.peek_leaves,
             shared: helpers.map(|h| &*h.shared),
+            helper_depth: None,
+            stale: false,
         };
-        let report = main.iterate(b, c, root, limits, start);
+        let report = if helpers.is_some() {
+            main.iterate::<true>(b, c, root, limits, start)
+        } else {
+            main.iterate::<false>(b, c, root, limits, start)
+        };
         self.nodes = main.nodes;
         report
     }
@@ -774,13 +788,14 @@ impl Searcher {
         }
         let shared = Arc::new(Shared {
             main_depth: AtomicU32::new(0),
+            busy: Busy::new(),
         });
         // A child token: the helpers stop when the main thread is done, or with the search.
         let limits = limits.phase(limits.deadline);
         let config = Arc::new(self.config.clone());
         let peek_leaves = self.peek_leaves;
         let handles = (1..threads)
-            .map(|id| {
+            .map(|_| {
                 // The main thread keeps the first lists; helpers reuse the others.
                 let mut lists = if self.lists.len() > 1 {
                     self.lists.pop().expect("more than one")
@@ -804,8 +819,10 @@ impl Searcher {
                         aborted: false,
                         peek_leaves,
                         shared: Some(&shared),
+                        helper_depth: Some(0),
+                        stale: false,
                     };
-                    w.help(&mut board, c, &mut moves, &limits, id);
+                    w.help(&mut board, c, &mut moves, &limits);
                     let nodes = w.nodes;
                     (lists, nodes)
                 })
@@ -821,8 +838,60 @@ impl Searcher {
 
 /// What the search threads share besides the table (with more than one thread).
 struct Shared {
-    /// The iteration the main thread is in: helpers keep at or one past it.
+    /// The iteration the main thread is in: a helper drops an iteration the main thread
+    /// has passed.
     main_depth: AtomicU32,
+    /// The moves being searched (ABDADA).
+    busy: Busy,
+}
+
+/// Nodes at least this deep mark the moves they search as busy, and put off moves another
+/// thread is searching: below, a subtree costs less than the marks.
+const BUSY_DEPTH: u32 = 2;
+/// Iterations a helper may search past the deepest one the main thread will: the main
+/// thread still finds those entries in the table.
+const HELPER_EXTRA_DEPTH: u32 = 4;
+
+/// The (node, move) pairs some thread is searching, one per slot (a newer one overwrites;
+/// a lost mark only costs a duplicated search).
+struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Busy {
+    const SLOTS: usize = 1 << 14;
+
+    fn new() -> Busy {
+        Busy {
+            slots: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, k: u64) -> &AtomicU64 {
+        &self.slots[(k >> 50) as usize & (Self::SLOTS - 1)]
+    }
+
+    #[inline]
+    fn is_busy(&self, k: u64) -> bool {
+        self.slot(k).load(Relaxed) == k
+    }
+
+    #[inline]
+    fn enter(&self, k: u64) {
+        self.slot(k).store(k, Relaxed);
+    }
+
+    #[inline]
+    fn leave(&self, k: u64) {
+        let _ = self.slot(k).compare_exchange(k, 0, Relaxed, Relaxed);
+    }
+}
+
+/// The key of move `p` at the node of key `node`, for [`Busy`].
+#[inline]
+fn move_key(node: u64, p: Point) -> u64 {
+    node ^ (p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The helper threads of one search.
@@ -859,6 +928,10 @@ struct Worker<'a> {
     aborted: bool,
     peek_leaves: bool,
     shared: Option<&'a Shared>,
+    /// A helper's current iteration: it is dropped once the main thread is deeper.
+    helper_depth: Option<u32>,
+    /// The last stop was for a dropped iteration, not the search's end.
+    stale: bool,
 }
 
 /// Candidate lists for every ply of one thread.
@@ -885,7 +958,7 @@ fn split_root(config: &SearchConfig, root: &mut Vec<Cand>) -> Vec<Cand> {
 
 impl Worker<'_> {
     /// The main thread's iterative deepening: its result is the search's.
-    fn iterate(
+    fn iterate<const SMP: bool>(
         &mut self,
         b: &mut Board,
         c: Color,
@@ -907,7 +980,7 @@ impl Worker<'_> {
             if let Some(shared) = self.shared {
                 shared.main_depth.store(depth, Relaxed);
             }
-            if let Some((i, p, score)) = self.root_pass(b, c, root, depth, &mut poller) {
+            if let Some((i, p, score)) = self.root_pass::<SMP>(b, c, root, depth, &mut poller) {
                 // A partial iteration is used only if its best move beat the previous one
                 // in a full-window search, which PVS guarantees for any improvement.
                 best = p;
@@ -934,15 +1007,17 @@ impl Worker<'_> {
             score: best_score,
             depth: done_depth,
             nodes: self.nodes,
+            main_nodes: self.nodes,
             elapsed: start.elapsed(),
             source: "alphabeta",
         }
     }
 
-    /// A helper thread's iterative deepening (lazy SMP): the same root, filling the shared
-    /// table, each iteration at the main thread's depth or (odd `id`) one deeper, so the
-    /// main thread finds more of its tree there; until `limits` stop it.
-    fn help(&mut self, b: &mut Board, c: Color, root: &mut Vec<Cand>, limits: &Limits, id: usize) {
+    /// A helper thread's iterative deepening (lazy SMP with ABDADA's busy moves): the same
+    /// root, filling the shared table, each iteration at least the main thread's depth
+    /// (the threads split its moves through [`Busy`]), dropped when the main thread
+    /// passes it; until `limits` stop it.
+    fn help(&mut self, b: &mut Board, c: Color, root: &mut Vec<Cand>, limits: &Limits) {
         let Some(shared) = self.shared else {
             return;
         };
@@ -951,17 +1026,29 @@ impl Worker<'_> {
         let mut depth = 0;
         loop {
             let main = shared.main_depth.load(Relaxed);
-            depth = (depth + 1).max(main + (id as u32 & 1));
-            if depth > self.config.max_depth {
+            depth = (depth + 1).max(main);
+            if depth
+                > self
+                    .config
+                    .max_depth
+                    .saturating_add(HELPER_EXTRA_DEPTH)
+                    .min(100)
+            {
                 break;
             }
+            self.helper_depth = Some(depth);
             let mut best_score = 0;
-            if let Some((i, _, score)) = self.root_pass(b, c, root, depth, &mut poller) {
+            if let Some((i, _, score)) = self.root_pass::<true>(b, c, root, depth, &mut poller) {
                 best_score = score;
                 let m = root.remove(i);
                 root.insert(0, m);
             }
             if self.aborted {
+                if self.stale {
+                    self.aborted = false;
+                    self.stale = false;
+                    continue;
+                }
                 break;
             }
             if best_score <= -MATE_BOUND && !rest.is_empty() {
@@ -975,9 +1062,23 @@ impl Worker<'_> {
         }
     }
 
+    /// Whether this helper's iteration is one the main thread has passed (then it sets
+    /// `stale`).
+    #[inline]
+    fn stale(&mut self) -> bool {
+        if let (Some(d), Some(shared)) = (self.helper_depth, self.shared) {
+            if shared.main_depth.load(Relaxed) > d {
+                self.stale = true;
+                return true;
+            }
+        }
+        false
+    }
+
     /// One iteration over the root moves at `depth` (PVS, full window): the index, move
     /// and score of the best one that beat the moves before it, if any did before a stop.
-    fn root_pass(
+    /// With `SMP`, a move another thread is searching waits until the others are done.
+    fn root_pass<const SMP: bool>(
         &mut self,
         b: &mut Board,
         c: Color,
@@ -988,35 +1089,69 @@ impl Worker<'_> {
         let mut alpha = -MATE - 1;
         let beta = MATE + 1;
         let mut iter_best = None;
-        for (i, m) in root.iter().enumerate() {
+        let node = b.hash() ^ side_key(c);
+        let busy = self
+            .shared
+            .map(|s| &s.busy)
+            .filter(|_| SMP && depth >= BUSY_DEPTH);
+        let mut deferred: u64 = 0;
+        let mut i = 0;
+        let mut revisit = false;
+        loop {
+            let idx = if revisit && deferred != 0 {
+                let j = deferred.trailing_zeros() as usize;
+                deferred &= deferred - 1;
+                j
+            } else if i < root.len() {
+                i += 1;
+                i - 1
+            } else if deferred != 0 {
+                revisit = true;
+                continue;
+            } else {
+                break;
+            };
+            let m = root[idx];
+            let mk = move_key(node, m.p);
+            if let Some(busy) = busy {
+                if !revisit && idx > 0 && idx < 64 && busy.is_busy(mk) {
+                    deferred |= 1 << idx;
+                    continue;
+                }
+                busy.enter(mk);
+            }
             b.place(m.p, c);
             let score = if b.makes_five_now(m.p, c) {
                 MATE - 1
-            } else if i == 0 {
-                -self.negamax(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller)
+            } else if idx == 0 {
+                -self.negamax::<SMP>(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller)
             } else {
                 let mut s =
-                    -self.negamax(b, c.opponent(), depth - 1, -alpha - 1, -alpha, 1, poller);
+                    -self.negamax::<SMP>(b, c.opponent(), depth - 1, -alpha - 1, -alpha, 1, poller);
                 if s > alpha && !self.aborted {
-                    s = -self.negamax(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller);
+                    s = -self.negamax::<SMP>(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller);
                 }
                 s
             };
             b.undo();
+            if let Some(busy) = busy {
+                busy.leave(mk);
+            }
             if self.aborted {
                 break;
             }
             if score > alpha {
                 alpha = score;
-                iter_best = Some((i, m.p, score));
+                iter_best = Some((idx, m.p, score));
             }
         }
         iter_best
     }
 
-    /// Value for `c` to move; the previous move did not win.
+    /// Value for `c` to move; the previous move did not win. `SMP`: other threads search
+    /// the same tree (see [`Shared`]).
     #[allow(clippy::too_many_arguments)]
-    fn negamax(
+    fn negamax<const SMP: bool>(
         &mut self,
         b: &mut Board,
         c: Color,
@@ -1027,7 +1162,7 @@ impl Worker<'_> {
         poller: &mut Poller,
     ) -> i32 {
         self.nodes += 1;
-        if poller.poll(self.nodes) {
+        if poller.poll(self.nodes) || (SMP && self.nodes.is_multiple_of(1024) && self.stale()) {
             self.aborted = true;
             return 0;
         }
@@ -1125,7 +1260,6 @@ impl Worker<'_> {
         let alpha0 = alpha;
         let mut best = -MATE - 1;
         let mut best_move = cands[0].p;
-        let o = c.opponent();
         // Children that are freestyle leaves are valued from `Board::peek` (and
         // `Board::peek_counts` for the pattern evaluation), without placing the stone:
         // most nodes are leaves, and place/undo was half the time.
@@ -1133,61 +1267,101 @@ impl Worker<'_> {
             && self.peek_leaves
             && b.rule() == Rule::Freestyle
             && b.stone_count() + 1 < b.size() * b.size();
-        let mut i = 0;
-        while i < limit {
-            let p = cands[i].p;
-            let leaf = if peek_leaves {
-                let (sums, fours) = b.peek(p, c);
-                leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
-                    // As `with_patterns` values the child.
-                    if self.config.patterns && v.abs() < MATE_BOUND {
-                        v + threat_eval_counts(&b.peek_counts(p, c), o, &self.config.eval)
-                    } else {
-                        v
-                    }
-                })
-            } else {
-                None
-            };
-            let score = if let Some(v) = leaf {
-                self.nodes += 1;
-                if poller.poll(self.nodes) {
-                    self.aborted = true;
-                }
-                -v
-            } else {
-                b.place(p, c);
-                let score = if i == 0 {
-                    -self.negamax(b, o, depth - 1, -beta, -alpha, ply + 1, poller)
+        if SMP {
+            // ABDADA: a move another thread is searching at this node waits until the
+            // others are done (it may be in the table by then); the first never waits.
+            let node = key;
+            let busy = self.shared.map(|s| &s.busy).filter(|_| depth >= BUSY_DEPTH);
+            let mut i = 0;
+            let mut deferred: u32 = 0;
+            let mut revisit = false;
+            loop {
+                let idx = if revisit && deferred != 0 {
+                    let j = deferred.trailing_zeros() as usize;
+                    deferred &= deferred - 1;
+                    j
+                } else if i < limit {
+                    revisit = false;
+                    i += 1;
+                    i - 1
+                } else if deferred != 0 {
+                    revisit = true;
+                    continue;
+                } else if !widened && best <= -MATE_BOUND && total > limit {
+                    widened = true;
+                    cands[limit..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+                    limit = total;
+                    continue;
                 } else {
-                    let mut s = -self.negamax(b, o, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
-                    if s > alpha && s < beta && !self.aborted {
-                        s = -self.negamax(b, o, depth - 1, -beta, -alpha, ply + 1, poller);
-                    }
-                    s
+                    break;
                 };
-                b.undo();
-                score
-            };
-            if self.aborted {
-                self.cands[ply] = cands;
-                return 0;
+                let p = cands[idx].p;
+                let mk = move_key(node, p);
+                if let Some(busy) = busy {
+                    if !revisit && idx > 0 && idx < 32 && busy.is_busy(mk) {
+                        deferred |= 1 << idx;
+                        continue;
+                    }
+                }
+                let score = self.child::<SMP>(
+                    b,
+                    c,
+                    p,
+                    idx == 0,
+                    (depth, alpha, beta, ply),
+                    poller,
+                    peek_leaves,
+                    busy.map(|t| (t, mk)),
+                );
+                if self.aborted {
+                    self.cands[ply] = cands;
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = p;
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
             }
-            if score > best {
-                best = score;
-                best_move = p;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                break;
-            }
-            i += 1;
-            if i == limit && !widened && best <= -MATE_BOUND && total > limit {
-                widened = true;
-                cands[limit..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
-                limit = total;
+        } else {
+            let mut i = 0;
+            while i < limit {
+                let p = cands[i].p;
+                let score = self.child::<SMP>(
+                    b,
+                    c,
+                    p,
+                    i == 0,
+                    (depth, alpha, beta, ply),
+                    poller,
+                    peek_leaves,
+                    None,
+                );
+                if self.aborted {
+                    self.cands[ply] = cands;
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = p;
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
+                i += 1;
+                if i == limit && !widened && best <= -MATE_BOUND && total > limit {
+                    widened = true;
+                    cands[limit..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+                    limit = total;
+                }
             }
         }
         self.cands[ply] = cands;
@@ -1201,6 +1375,63 @@ impl Worker<'_> {
         self.tt
             .store(key, to_tt(best, ply), depth as u8, bound, best_move);
         best
+    }
+
+    /// The value for `c` of playing `p` at a node of `depth` (window `alpha`, `beta`) at
+    /// `ply`: a peeked leaf, or the child searched (PVS: `first` gets the full window).
+    /// With `busy`, the move is marked as being searched meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn child<const SMP: bool>(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        p: Point,
+        first: bool,
+        (depth, alpha, beta, ply): (u32, i32, i32, usize),
+        poller: &mut Poller,
+        peek_leaves: bool,
+        busy: Option<(&Busy, u64)>,
+    ) -> i32 {
+        let o = c.opponent();
+        let leaf = if peek_leaves {
+            let (sums, fours) = b.peek(p, c);
+            leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
+                // As `with_patterns` values the child.
+                if self.config.patterns && v.abs() < MATE_BOUND {
+                    v + threat_eval_counts(&b.peek_counts(p, c), o, &self.config.eval)
+                } else {
+                    v
+                }
+            })
+        } else {
+            None
+        };
+        if let Some(v) = leaf {
+            self.nodes += 1;
+            if poller.poll(self.nodes) {
+                self.aborted = true;
+            }
+            return -v;
+        }
+        if let Some((t, k)) = busy {
+            t.enter(k);
+        }
+        b.place(p, c);
+        let score = if first {
+            -self.negamax::<SMP>(b, o, depth - 1, -beta, -alpha, ply + 1, poller)
+        } else {
+            let mut s = -self.negamax::<SMP>(b, o, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
+            if s > alpha && s < beta && !self.aborted {
+                s = -self.negamax::<SMP>(b, o, depth - 1, -beta, -alpha, ply + 1, poller);
+            }
+            s
+        };
+        b.undo();
+        if let Some((t, k)) = busy {
+            t.leave(k);
+        }
+        score
     }
 
     /// `v` (a static value for `c` to move) with the line-pattern evaluation added, for
