@@ -96,6 +96,18 @@ fn hash_sizes_beyond_memory_fail_with_a_message() {
     fails_with(&["gomoku", "--hash-mb", "0"], "between 1 and 65536");
 }
 
+#[test]
+fn gomoku_threads_are_checked() {
+    for args in [
+        &["gomoku", "--threads", "0"][..],
+        &["gomoku", "--pbrain", "--threads", "257"],
+        &["bench", "gomoku", "depth", "--threads", "1,0"],
+        &["bench", "gomoku", "nps", "--threads", "300"],
+    ] {
+        fails_with(args, "--threads must be between 1 and 256");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn an_endless_weights_file_is_refused_at_its_size_cap() {

@@ -176,3 +176,51 @@ fn time_left_at_its_extremes() {
     assert!(t < Duration::from_millis(1000), "out of time, yet {t:?}");
     b.end();
 }
+
+/// The `threads` field of every `move` line of a brain's log.
+fn threads_of_moves(log: &str) -> Vec<u32> {
+    log.lines()
+        .filter(|l| l.contains("pbrain") && l.contains(" move "))
+        .map(|l| {
+            let at = l
+                .find(" threads=")
+                .unwrap_or_else(|| panic!("no threads in {l:?}"))
+                + 9;
+            let rest = &l[at..];
+            rest[..rest.find(' ').unwrap_or(rest.len())]
+                .parse()
+                .unwrap_or_else(|_| panic!("bad threads in {l:?}"))
+        })
+        .collect()
+}
+
+/// `INFO THREAD_NUM n` (the Gomocup managers send it) sets the search threads of the next
+/// moves; a value out of 1..=256, or not a number, is logged and ignored (INFO gets no
+/// answer), and the session goes on.
+#[test]
+fn info_thread_num_sets_the_threads_and_bad_values_are_ignored() {
+    let mut b = Brain::start_logged();
+    assert_eq!(b.ask("START 15\n").0, "OK");
+    let (first, _) = b.ask("INFO timeout_turn 300\nINFO THREAD_NUM 2\nBEGIN\n");
+    let mut taken = vec![xy(&first)];
+    // Corner points the brain does not play this early.
+    let (second, _) =
+        b.ask("INFO THREAD_NUM 0\nINFO THREAD_NUM 257\nINFO THREAD_NUM two\nTURN 0,0\n");
+    taken.push(xy(&second));
+    let (third, _) = b.ask("INFO thread_num 1\nTURN 14,14\n");
+    taken.push(xy(&third));
+    for p in &taken {
+        assert!(![(0, 0), (14, 14)].contains(p), "{taken:?}");
+    }
+    let log = b.end();
+    assert_eq!(threads_of_moves(&log), [2, 2, 1], "{log}");
+    assert!(
+        log.contains("INFO THREAD_NUM 0: threads must be between 1 and 256"),
+        "{log}"
+    );
+    assert!(
+        log.contains("INFO THREAD_NUM 257: threads must be between 1 and 256"),
+        "{log}"
+    );
+    assert!(log.contains("not a number"), "{log}");
+}

@@ -40,6 +40,10 @@ pub struct GomokuArgs {
     /// much again) no more than the machine's memory.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
+    /// Search threads for one move, 1 to 256, sharing the transposition table; the default
+    /// 1 keeps games reproducible. The pbrain `INFO THREAD_NUM` sets it for the next move.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Search on the opponent's time: after each `genmove`, until the next command (GTP
     /// only).
     #[arg(long)]
@@ -65,6 +69,7 @@ impl Default for GomokuArgs {
             move_time: 1.0,
             lag_buffer: crate::search::time::DEFAULT_LAG_BUFFER_MS,
             hash_mb: 64,
+            threads: 1,
             ponder: false,
             log_level: None,
             eval: "learnt".into(),
@@ -73,6 +78,9 @@ impl Default for GomokuArgs {
 }
 
 fn config(args: &GomokuArgs) -> Result<(SearchConfig, TimeSettings), String> {
+    if args.threads == 0 || args.threads > 256 {
+        return Err("--threads must be between 1 and 256".into());
+    }
     if !(1..=400).contains(&args.width) {
         return Err("--width must be between 1 and 400".into());
     }
@@ -102,6 +110,7 @@ fn config(args: &GomokuArgs) -> Result<(SearchConfig, TimeSettings), String> {
         eval: ClassWeights::load(&args.eval)?,
         dfpn_attack,
         dfpn_defence,
+        threads: args.threads,
     };
     Ok((search, time))
 }

@@ -71,8 +71,9 @@ fn solve(
 }
 
 /// Nodes per second of the plain alpha-beta (no threat search) from a fixed middle-game
-/// position, for `seconds`; `patterns` as in [`SearchConfig::patterns`].
-pub fn nps(seconds: f64, width: usize, patterns: bool) -> (u64, f64, u32) {
+/// position, for `seconds` on `threads` threads (nodes of all of them); `patterns` as in
+/// [`SearchConfig::patterns`].
+pub fn nps(seconds: f64, width: usize, patterns: bool, threads: usize) -> (u64, f64, u32) {
     let mut g = super::game::Game::new(15, Rule::Freestyle);
     // A quiet opening (no threats), so the search runs the whole time.
     for (c, r) in [(7, 7), (8, 8), (8, 6), (6, 8)] {
@@ -86,6 +87,7 @@ pub fn nps(seconds: f64, width: usize, patterns: bool) -> (u64, f64, u32) {
         threats: false,
         patterns,
         tt_mb: 64,
+        threads,
         ..SearchConfig::default()
     };
     let mut s = Searcher::new(config);
@@ -114,12 +116,15 @@ pub struct DepthResult {
     /// Deepest completed alpha-beta iteration (0 when a threat search decided).
     pub depth: u32,
     pub nodes: u64,
+    /// Nodes of the main thread (see [`super::search::SearchReport::main_nodes`]).
+    pub main_nodes: u64,
     pub elapsed: Duration,
     pub source: &'static str,
 }
 
 /// The full engine (`config`, freestyle 15x15) searches each of [`DEPTH_POSITIONS`] for
-/// `seconds` with a fresh table: the depth it reaches, its nodes and its move.
+/// `seconds` with a fresh table, or until it completes `config.max_depth`: the depth it
+/// reaches, its nodes, its time and its move.
 pub fn depth(seconds: f64, config: &SearchConfig) -> Vec<DepthResult> {
     DEPTH_POSITIONS
         .iter()
@@ -144,6 +149,7 @@ pub fn depth(seconds: f64, config: &SearchConfig) -> Vec<DepthResult> {
                 best: format_vertex(Some(g.board().col_row(r.best))),
                 depth: r.depth,
                 nodes: r.nodes,
+                main_nodes: r.main_nodes,
                 elapsed: r.elapsed,
                 source: r.source,
             }

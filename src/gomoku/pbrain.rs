@@ -446,6 +446,20 @@ impl Brain {
                     }
                 }
             }
+            // Search threads from the next search on; the protocol gets no answer to INFO, so
+            // a value out of range is only logged.
+            "thread_num" => {
+                if (1..=256).contains(&v) {
+                    self.config.threads = v as usize;
+                    if let Some(s) = self.searcher.as_mut() {
+                        s.config.threads = v as usize;
+                    }
+                } else {
+                    tracing::warn!(
+                        "INFO THREAD_NUM {v}: threads must be between 1 and 256; ignored"
+                    );
+                }
+            }
             "rule" => {
                 self.rule = if v & 4 != 0 {
                     Rule::Renju
@@ -488,6 +502,7 @@ impl Brain {
             source = report.source,
             ms = report.elapsed.as_millis() as u64,
             budget_ms = t.as_millis() as u64,
+            threads = searcher.config.threads,
             "move"
         );
         if game.play(me, report.best).is_err() {

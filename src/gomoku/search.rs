@@ -5,6 +5,9 @@
 //! Contract: [`Searcher::search`] blocks until a limit in `Limits` is reached (hard deadline,
 //! node cap, stop token) or the depth is exhausted; it polls the limits every few hundred
 //! nodes. It never does I/O.
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
@@ -17,7 +20,7 @@ use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BY
 use super::tt::{Bound, Tt};
 use super::weights::ClassWeights;
 use crate::color::Color;
-use crate::search::{Deadline, Limits, Poller};
+use crate::search::{Deadline, Limits, Poller, StopToken};
 
 pub const MATE: i32 = 1_000_000;
 /// Scores above this are wins found by search.
@@ -136,6 +139,9 @@ pub struct SearchConfig {
     /// The root defence against the opponent's VCT by df-pn ([`Dfpn::defend`]) instead of
     /// deepening passes over the moves.
     pub dfpn_defence: bool,
+    /// Alpha-beta threads sharing the transposition table (lazy SMP); the threat searches
+    /// at the root run on one. 1 keeps a search reproducible.
+    pub threads: usize,
 }
 
 impl Default for SearchConfig {
@@ -151,6 +157,7 @@ impl Default for SearchConfig {
             // (docs/experiments/gomoku.md).
             dfpn_attack: false,
             dfpn_defence: false,
+            threads: 1,
         }
     }
 }
@@ -161,7 +168,11 @@ pub struct SearchReport {
     pub best: Point,
     pub score: i32,
     pub depth: u32,
+    /// Nodes of all threads.
     pub nodes: u64,
+    /// Nodes of the main thread (the threat searches and its alpha-beta): with threads
+    /// of equal speed, its share of the work shows the time the helpers saved.
+    pub main_nodes: u64,
     pub elapsed: Duration,
     /// "win", "forced", "vcf", "vct", "vcf-defence", "vct-defence", "vct-verify" (the
     /// alpha-beta's choice lost to a VCT; another move was taken), "alphabeta".
@@ -170,10 +181,11 @@ pub struct SearchReport {
 
 pub struct Searcher {
     pub config: SearchConfig,
-    tt: Tt,
+    tt: Arc<Tt>,
     nodes: u64,
-    aborted: bool,
-    cands: Vec<Vec<Cand>>,
+    /// Candidate lists of each alpha-beta thread, the main one first (grown to the
+    /// thread count when a search needs more).
+    lists: Vec<Vec<Vec<Cand>>>,
     /// Threat-search results kept from move to move (see [`ThreatCache`]).
     threat_cache: ThreatCache,
     /// The df-pn table, kept from move to move too.
@@ -185,15 +197,14 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
-        let tt = Tt::new(config.tt_mb);
+        let tt = Arc::new(Tt::new(config.tt_mb));
         let threat_cache = ThreatCache::with_limit(cache_entries(config.tt_mb));
         let dfpn = Dfpn::new(dfpn_mb(config.tt_mb));
         Searcher {
             config,
             tt,
             nodes: 0,
-            aborted: false,
-            cands: (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect(),
+            lists: vec![ply_lists()],
             threat_cache,
             dfpn,
             peek_leaves: true,
@@ -209,7 +220,7 @@ impl Searcher {
 
     pub fn resize_tt(&mut self, mb: usize) {
         self.config.tt_mb = mb;
-        self.tt = Tt::new(mb);
+        self.tt = Arc::new(Tt::new(mb));
         self.threat_cache.set_limit(cache_entries(mb));
         self.dfpn = Dfpn::new(dfpn_mb(mb));
     }
@@ -228,14 +239,9 @@ impl Searcher {
     fn search_unrestored(&mut self, b: &mut Board, c: Color, limits: &Limits) -> SearchReport {
         let start = Instant::now();
         self.nodes = 0;
-        self.aborted = false;
         if self.config.patterns {
             b.track_patterns();
         }
-        // Threat searches get half the soft time, so the alpha-beta always runs: a VCT that
-        // needs a quiet (fukumi) move takes a few hundred thousand threat nodes.
-        let threat_limits = share_of_soft(limits, 0.5);
-        let mut poller = threat_limits.poller();
         let mut root = Vec::new();
         let s = scan(b, c, &mut root);
         let report = |best, score, depth, nodes, source| SearchReport {
@@ -243,6 +249,7 @@ impl Searcher {
             score,
             depth,
             nodes,
+            main_nodes: nodes,
             elapsed: start.elapsed(),
             source,
         };
@@ -283,11 +290,50 @@ impl Searcher {
             add_pattern_scores(b, c, &mut root);
         }
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
+        // Helper threads start the alpha-beta at once, filling the table while this one
+        // runs the threat searches.
+        let helpers = self.start_helpers(b, c, &root, limits);
+        let mut report = self.decide(b, c, root, s.n_blocks > 0, limits, start, helpers.as_ref());
+        if let Some(h) = helpers {
+            let (lists, nodes) = h.finish();
+            self.lists.extend(lists);
+            self.nodes += nodes;
+            report.nodes += nodes;
+        }
+        report
+    }
+
+    /// The search after the root moves are scored (`root`, best first; `blocked` when
+    /// they block a four): the threat searches, then the alpha-beta.
+    #[allow(clippy::too_many_arguments)]
+    fn decide(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        mut root: Vec<Cand>,
+        blocked: bool,
+        limits: &Limits,
+        start: Instant,
+        helpers: Option<&Helpers>,
+    ) -> SearchReport {
+        let report = |best, score, depth, nodes, source| SearchReport {
+            best,
+            score,
+            depth,
+            nodes,
+            main_nodes: nodes,
+            elapsed: start.elapsed(),
+            source,
+        };
+        // Threat searches get half the soft time, so the alpha-beta always runs: a VCT that
+        // needs a quiet (fukumi) move takes a few hundred thousand threat nodes.
+        let threat_limits = share_of_soft(limits, 0.5);
+        let mut poller = threat_limits.poller();
         if self.config.threats {
             // The threat searches read no patterns: their upkeep would halve their speed.
             b.pause_patterns();
         }
-        if self.config.threats && s.n_blocks == 0 {
+        if self.config.threats && !blocked {
             let budget = 200_000;
             let (own_vcf, n) = self.threat_search(&mut poller, budget, |t| t.vcf_root(b, c, 120));
             if let Some(p) = own_vcf {
@@ -415,7 +461,7 @@ impl Searcher {
                     if self.config.patterns {
                         b.track_patterns();
                     }
-                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start);
+                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start, helpers);
                     let mut poller = limits.poller();
                     b.pause_patterns();
                     let best = self.verify_choice(b, c, &root, &defence.proven, depth, &mut poller);
@@ -433,7 +479,7 @@ impl Searcher {
         if self.config.patterns {
             b.track_patterns();
         }
-        self.iterate(b, c, &mut root, limits, start)
+        self.iterate(b, c, &mut root, limits, start, helpers)
     }
 
     /// A VCT for `c` (to move), by df-pn or by iterative deepening as configured, and the
@@ -614,6 +660,90 @@ impl Searcher {
         Defence::settled(alive)
     }
 
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The threat cache's size now, in entries (for the memory-limit test).
+    #[cfg(test)]
+    pub(super) fn threat_cache_limit(&self) -> usize {
+        self.threat_cache.limit()
+    }
+
+    /// Runs `f` on a threat search that starts from the kept cache and hands it back, its
+    /// nodes added to the searcher's; returns `f`'s answer and the search's nodes.
+    fn threat_search<'l, R>(
+        &mut self,
+        poller: &mut Poller<'l>,
+        budget: u64,
+        f: impl FnOnce(&mut Threats<'_, 'l>) -> R,
+    ) -> (R, u64) {
+        let cache = std::mem::take(&mut self.threat_cache);
+        let mut t = Threats::with_cache(poller, budget, cache);
+        let answer = f(&mut t);
+        let nodes = t.nodes;
+        self.nodes += nodes;
+        self.threat_cache = t.into_cache();
+        (answer, nodes)
+    }
+
+    /// The alpha-beta value of `b` for `c` to move at `depth`, full window, no time limit
+    /// (for tests of the node search alone).
+    #[cfg(test)]
+    pub(super) fn value(&mut self, b: &mut Board, c: Color, depth: u32) -> i32 {
+        let limits = Limits::new(Deadline::unlimited(), None, crate::search::StopToken::new());
+        let mut poller = limits.poller();
+        if self.config.patterns {
+            b.track_patterns();
+        }
+        let mut w = Worker {
+            config: &self.config,
+            tt: &self.tt,
+            cands: &mut self.lists[0],
+            nodes: 0,
+            aborted: false,
+            peek_leaves: self.peek_leaves,
+            shared: None,
+            helper_depth: None,
+            stale: false,
+        };
+        let v = w.negamax::<false>(b, c, depth, -MATE - 1, MATE + 1, 1, &mut poller);
+        self.nodes = w.nodes;
+        v
+    }
+
+    /// The alpha-beta alone (no threat searches at the root) on the configured threads, to
+    /// `config.max_depth` without a time limit (for tests of the parallel search). None
+    /// when the position has a five to make or block.
+    #[cfg(test)]
+    pub(super) fn alpha_beta(&mut self, b: &mut Board, c: Color) -> Option<SearchReport> {
+        let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let start = Instant::now();
+        self.nodes = 0;
+        if self.config.patterns {
+            b.track_patterns();
+        }
+        let mut root = Vec::new();
+        let s = scan(b, c, &mut root);
+        if s.win.is_some() || s.n_blocks > 0 || root.is_empty() {
+            return None;
+        }
+        if self.config.patterns {
+            add_pattern_scores(b, c, &mut root);
+        }
+        root.sort_by_key(|m| std::cmp::Reverse(m.score));
+        let helpers = self.start_helpers(b, c, &root, &limits);
+        let mut r = self.iterate(b, c, &mut root, &limits, start, helpers.as_ref());
+        if let Some(h) = helpers {
+            let (lists, nodes) = h.finish();
+            self.lists.extend(lists);
+            r.nodes += nodes;
+        }
+        Some(r)
+    }
+
+    /// The main thread's alpha-beta over `root` under `limits`, with `helpers` (if any)
+    /// told its depth.
     fn iterate(
         &mut self,
         b: &mut Board,
@@ -621,19 +751,222 @@ impl Searcher {
         root: &mut Vec<Cand>,
         limits: &Limits,
         start: Instant,
+        helpers: Option<&Helpers>,
     ) -> SearchReport {
-        let width = self.config.width.max(1);
-        let kept = root
-            .len()
-            .min(width.max(if self.config.threats { 16 } else { width }));
-        // The full engine searches the moves past the root's width too once all those
-        // within it lose: a move the width left out may hold.
-        let mut rest = if self.config.threats {
-            root.split_off(kept)
-        } else {
-            root.truncate(kept);
-            Vec::new()
+        let mut main = Worker {
+            config: &self.config,
+            tt: &self.tt,
+            cands: &mut self.lists[0],
+            nodes: self.nodes,
+            aborted: false,
+            peek_leaves: self.peek_leaves,
+            shared: helpers.map(|h| &*h.shared),
+            helper_depth: None,
+            stale: false,
         };
+        let report = if helpers.is_some() {
+            main.iterate::<true>(b, c, root, limits, start)
+        } else {
+            main.iterate::<false>(b, c, root, limits, start)
+        };
+        self.nodes = main.nodes;
+        report
+    }
+
+    /// With more than one thread, the helpers' alpha-beta over `root` (see
+    /// [`Worker::help`]) on copies of `b`, until the search is done or `limits` stop it.
+    fn start_helpers(
+        &mut self,
+        b: &Board,
+        c: Color,
+        root: &[Cand],
+        limits: &Limits,
+    ) -> Option<Helpers> {
+        let threads = self.config.threads.max(1);
+        if threads == 1 || root.is_empty() {
+            return None;
+        }
+        let shared = Arc::new(Shared {
+            main_depth: AtomicU32::new(0),
+            busy: Busy::new(),
+        });
+        // A child token: the helpers stop when the main thread is done, or with the search.
+        let limits = limits.phase(limits.deadline);
+        let config = Arc::new(self.config.clone());
+        let peek_leaves = self.peek_leaves;
+        let handles = (1..threads)
+            .map(|_| {
+                // The main thread keeps the first lists; helpers reuse the others.
+                let mut lists = if self.lists.len() > 1 {
+                    self.lists.pop().expect("more than one")
+                } else {
+                    ply_lists()
+                };
+                let (config, tt, shared, limits) = (
+                    config.clone(),
+                    self.tt.clone(),
+                    shared.clone(),
+                    limits.clone(),
+                );
+                let mut board = b.clone();
+                let mut moves = root.to_vec();
+                std::thread::spawn(move || {
+                    let mut w = Worker {
+                        config: &config,
+                        tt: &tt,
+                        cands: &mut lists,
+                        nodes: 0,
+                        aborted: false,
+                        peek_leaves,
+                        shared: Some(&shared),
+                        helper_depth: Some(0),
+                        stale: false,
+                    };
+                    w.help(&mut board, c, &mut moves, &limits);
+                    let nodes = w.nodes;
+                    (lists, nodes)
+                })
+            })
+            .collect();
+        Some(Helpers {
+            shared,
+            stop: limits.stop,
+            handles,
+        })
+    }
+}
+
+/// What the search threads share besides the table (with more than one thread).
+struct Shared {
+    /// The iteration the main thread is in: a helper drops an iteration the main thread
+    /// has passed.
+    main_depth: AtomicU32,
+    /// The moves being searched (ABDADA).
+    busy: Busy,
+}
+
+/// Nodes at least this deep mark the moves they search as busy, and put off moves another
+/// thread is searching: below, a subtree costs less than the marks.
+const BUSY_DEPTH: u32 = 2;
+/// Iterations a helper may search past the deepest one the main thread will: the main
+/// thread still finds those entries in the table.
+const HELPER_EXTRA_DEPTH: u32 = 4;
+
+/// The (node, move) pairs some thread is searching, one per slot (a newer one overwrites;
+/// a lost mark only costs a duplicated search).
+struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Busy {
+    const SLOTS: usize = 1 << 14;
+
+    fn new() -> Busy {
+        Busy {
+            slots: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, k: u64) -> &AtomicU64 {
+        &self.slots[(k >> 50) as usize & (Self::SLOTS - 1)]
+    }
+
+    #[inline]
+    fn is_busy(&self, k: u64) -> bool {
+        self.slot(k).load(Relaxed) == k
+    }
+
+    #[inline]
+    fn enter(&self, k: u64) {
+        self.slot(k).store(k, Relaxed);
+    }
+
+    #[inline]
+    fn leave(&self, k: u64) {
+        let _ = self.slot(k).compare_exchange(k, 0, Relaxed, Relaxed);
+    }
+}
+
+/// The key of move `p` at the node of key `node`, for [`Busy`].
+#[inline]
+fn move_key(node: u64, p: Point) -> u64 {
+    node ^ (p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The helper threads of one search.
+struct Helpers {
+    shared: Arc<Shared>,
+    /// Stops the helpers (a child of the search's token).
+    stop: StopToken,
+    /// Each returns its candidate lists and its node count.
+    handles: Vec<JoinHandle<(Vec<Vec<Cand>>, u64)>>,
+}
+
+impl Helpers {
+    /// Stops and joins the helpers: their candidate lists and their nodes.
+    fn finish(self) -> (Vec<Vec<Vec<Cand>>>, u64) {
+        self.stop.stop();
+        let mut lists = Vec::new();
+        let mut nodes = 0;
+        for h in self.handles {
+            let (l, n) = h.join().expect("a search thread panicked");
+            lists.push(l);
+            nodes += n;
+        }
+        (lists, nodes)
+    }
+}
+
+/// One search thread's alpha-beta: its own node count and candidate lists, the settings
+/// and the transposition table shared by reference.
+struct Worker<'a> {
+    config: &'a SearchConfig,
+    tt: &'a Tt,
+    cands: &'a mut Vec<Vec<Cand>>,
+    nodes: u64,
+    aborted: bool,
+    peek_leaves: bool,
+    shared: Option<&'a Shared>,
+    /// A helper's current iteration: it is dropped once the main thread is deeper.
+    helper_depth: Option<u32>,
+    /// The last stop was for a dropped iteration, not the search's end.
+    stale: bool,
+}
+
+/// Candidate lists for every ply of one thread.
+fn ply_lists() -> Vec<Vec<Cand>> {
+    (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect()
+}
+
+/// The root moves the alpha-beta searches first (`root` keeps them) and those it adds
+/// once every one of them loses (returned; none without threats).
+fn split_root(config: &SearchConfig, root: &mut Vec<Cand>) -> Vec<Cand> {
+    let width = config.width.max(1);
+    let kept = root
+        .len()
+        .min(width.max(if config.threats { 16 } else { width }));
+    // The full engine searches the moves past the root's width too once all those
+    // within it lose: a move the width left out may hold.
+    if config.threats {
+        root.split_off(kept)
+    } else {
+        root.truncate(kept);
+        Vec::new()
+    }
+}
+
+impl Worker<'_> {
+    /// The main thread's iterative deepening: its result is the search's.
+    fn iterate<const SMP: bool>(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        root: &mut Vec<Cand>,
+        limits: &Limits,
+        start: Instant,
+    ) -> SearchReport {
+        let mut rest = split_root(self.config, root);
         let mut best = root[0].p;
         let mut best_score = 0;
         let mut done_depth = 0;
@@ -644,48 +977,10 @@ impl Searcher {
             if depth > 1 && !limits.may_start_iteration(self.nodes) {
                 break;
             }
-            let mut alpha = -MATE - 1;
-            let beta = MATE + 1;
-            let mut iter_best = None;
-            for (i, m) in root.iter().enumerate() {
-                b.place(m.p, c);
-                let score = if b.makes_five_now(m.p, c) {
-                    MATE - 1
-                } else if i == 0 {
-                    -self.negamax(b, c.opponent(), depth - 1, -beta, -alpha, 1, &mut poller)
-                } else {
-                    let mut s = -self.negamax(
-                        b,
-                        c.opponent(),
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        1,
-                        &mut poller,
-                    );
-                    if s > alpha && !self.aborted {
-                        s = -self.negamax(
-                            b,
-                            c.opponent(),
-                            depth - 1,
-                            -beta,
-                            -alpha,
-                            1,
-                            &mut poller,
-                        );
-                    }
-                    s
-                };
-                b.undo();
-                if self.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    iter_best = Some((i, m.p, score));
-                }
+            if let Some(shared) = self.shared {
+                shared.main_depth.store(depth, Relaxed);
             }
-            if let Some((i, p, score)) = iter_best {
+            if let Some((i, p, score)) = self.root_pass::<SMP>(b, c, root, depth, &mut poller) {
                 // A partial iteration is used only if its best move beat the previous one
                 // in a full-window search, which PVS guarantees for any improvement.
                 best = p;
@@ -712,14 +1007,151 @@ impl Searcher {
             score: best_score,
             depth: done_depth,
             nodes: self.nodes,
+            main_nodes: self.nodes,
             elapsed: start.elapsed(),
             source: "alphabeta",
         }
     }
 
-    /// Value for `c` to move; the previous move did not win.
+    /// A helper thread's iterative deepening (lazy SMP with ABDADA's busy moves): the same
+    /// root, filling the shared table, each iteration at least the main thread's depth
+    /// (the threads split its moves through [`Busy`]), dropped when the main thread
+    /// passes it; until `limits` stop it.
+    fn help(&mut self, b: &mut Board, c: Color, root: &mut Vec<Cand>, limits: &Limits) {
+        let Some(shared) = self.shared else {
+            return;
+        };
+        let mut rest = split_root(self.config, root);
+        let mut poller = limits.poller();
+        let mut depth = 0;
+        loop {
+            let main = shared.main_depth.load(Relaxed);
+            depth = (depth + 1).max(main);
+            if depth
+                > self
+                    .config
+                    .max_depth
+                    .saturating_add(HELPER_EXTRA_DEPTH)
+                    .min(100)
+            {
+                break;
+            }
+            self.helper_depth = Some(depth);
+            let mut best_score = 0;
+            if let Some((i, _, score)) = self.root_pass::<true>(b, c, root, depth, &mut poller) {
+                best_score = score;
+                let m = root.remove(i);
+                root.insert(0, m);
+            }
+            if self.aborted {
+                if self.stale {
+                    self.aborted = false;
+                    self.stale = false;
+                    continue;
+                }
+                break;
+            }
+            if best_score <= -MATE_BOUND && !rest.is_empty() {
+                root.append(&mut rest);
+                depth -= 1;
+                continue;
+            }
+            if best_score.abs() >= MATE_BOUND {
+                break;
+            }
+        }
+    }
+
+    /// Whether this helper's iteration is one the main thread has passed (then it sets
+    /// `stale`).
+    #[inline]
+    fn stale(&mut self) -> bool {
+        if let (Some(d), Some(shared)) = (self.helper_depth, self.shared) {
+            if shared.main_depth.load(Relaxed) > d {
+                self.stale = true;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One iteration over the root moves at `depth` (PVS, full window): the index, move
+    /// and score of the best one that beat the moves before it, if any did before a stop.
+    /// With `SMP`, a move another thread is searching waits until the others are done.
+    fn root_pass<const SMP: bool>(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        root: &[Cand],
+        depth: u32,
+        poller: &mut Poller,
+    ) -> Option<(usize, Point, i32)> {
+        let mut alpha = -MATE - 1;
+        let beta = MATE + 1;
+        let mut iter_best = None;
+        let node = b.hash() ^ side_key(c);
+        let busy = self
+            .shared
+            .map(|s| &s.busy)
+            .filter(|_| SMP && depth >= BUSY_DEPTH);
+        let mut deferred: u64 = 0;
+        let mut i = 0;
+        let mut revisit = false;
+        loop {
+            let idx = if revisit && deferred != 0 {
+                let j = deferred.trailing_zeros() as usize;
+                deferred &= deferred - 1;
+                j
+            } else if i < root.len() {
+                i += 1;
+                i - 1
+            } else if deferred != 0 {
+                revisit = true;
+                continue;
+            } else {
+                break;
+            };
+            let m = root[idx];
+            let mk = move_key(node, m.p);
+            if let Some(busy) = busy {
+                if !revisit && idx > 0 && idx < 64 && busy.is_busy(mk) {
+                    deferred |= 1 << idx;
+                    continue;
+                }
+                busy.enter(mk);
+            }
+            b.place(m.p, c);
+            let score = if b.makes_five_now(m.p, c) {
+                MATE - 1
+            } else if idx == 0 {
+                -self.negamax::<SMP>(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller)
+            } else {
+                let mut s =
+                    -self.negamax::<SMP>(b, c.opponent(), depth - 1, -alpha - 1, -alpha, 1, poller);
+                if s > alpha && !self.aborted {
+                    s = -self.negamax::<SMP>(b, c.opponent(), depth - 1, -beta, -alpha, 1, poller);
+                }
+                s
+            };
+            b.undo();
+            if let Some(busy) = busy {
+                busy.leave(mk);
+            }
+            if self.aborted {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                iter_best = Some((idx, m.p, score));
+            }
+        }
+        iter_best
+    }
+
+    /// Value for `c` to move; the previous move did not win. `SMP`: other threads search
+    /// the same tree (see [`Shared`]).
     #[allow(clippy::too_many_arguments)]
-    fn negamax(
+    fn negamax<const SMP: bool>(
         &mut self,
         b: &mut Board,
         c: Color,
@@ -730,7 +1162,7 @@ impl Searcher {
         poller: &mut Poller,
     ) -> i32 {
         self.nodes += 1;
-        if poller.poll(self.nodes) {
+        if poller.poll(self.nodes) || (SMP && self.nodes.is_multiple_of(1024) && self.stale()) {
             self.aborted = true;
             return 0;
         }
@@ -828,7 +1260,6 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = -MATE - 1;
         let mut best_move = cands[0].p;
-        let o = c.opponent();
         // Children that are freestyle leaves are valued from `Board::peek` (and
         // `Board::peek_counts` for the pattern evaluation), without placing the stone:
         // most nodes are leaves, and place/undo was half the time.
@@ -836,61 +1267,101 @@ impl Searcher {
             && self.peek_leaves
             && b.rule() == Rule::Freestyle
             && b.stone_count() + 1 < b.size() * b.size();
-        let mut i = 0;
-        while i < limit {
-            let p = cands[i].p;
-            let leaf = if peek_leaves {
-                let (sums, fours) = b.peek(p, c);
-                leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
-                    // As `with_patterns` values the child.
-                    if self.config.patterns && v.abs() < MATE_BOUND {
-                        v + threat_eval_counts(&b.peek_counts(p, c), o, &self.config.eval)
-                    } else {
-                        v
-                    }
-                })
-            } else {
-                None
-            };
-            let score = if let Some(v) = leaf {
-                self.nodes += 1;
-                if poller.poll(self.nodes) {
-                    self.aborted = true;
-                }
-                -v
-            } else {
-                b.place(p, c);
-                let score = if i == 0 {
-                    -self.negamax(b, o, depth - 1, -beta, -alpha, ply + 1, poller)
+        if SMP {
+            // ABDADA: a move another thread is searching at this node waits until the
+            // others are done (it may be in the table by then); the first never waits.
+            let node = key;
+            let busy = self.shared.map(|s| &s.busy).filter(|_| depth >= BUSY_DEPTH);
+            let mut i = 0;
+            let mut deferred: u32 = 0;
+            let mut revisit = false;
+            loop {
+                let idx = if revisit && deferred != 0 {
+                    let j = deferred.trailing_zeros() as usize;
+                    deferred &= deferred - 1;
+                    j
+                } else if i < limit {
+                    revisit = false;
+                    i += 1;
+                    i - 1
+                } else if deferred != 0 {
+                    revisit = true;
+                    continue;
+                } else if !widened && best <= -MATE_BOUND && total > limit {
+                    widened = true;
+                    cands[limit..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+                    limit = total;
+                    continue;
                 } else {
-                    let mut s = -self.negamax(b, o, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
-                    if s > alpha && s < beta && !self.aborted {
-                        s = -self.negamax(b, o, depth - 1, -beta, -alpha, ply + 1, poller);
-                    }
-                    s
+                    break;
                 };
-                b.undo();
-                score
-            };
-            if self.aborted {
-                self.cands[ply] = cands;
-                return 0;
+                let p = cands[idx].p;
+                let mk = move_key(node, p);
+                if let Some(busy) = busy {
+                    if !revisit && idx > 0 && idx < 32 && busy.is_busy(mk) {
+                        deferred |= 1 << idx;
+                        continue;
+                    }
+                }
+                let score = self.child::<SMP>(
+                    b,
+                    c,
+                    p,
+                    idx == 0,
+                    (depth, alpha, beta, ply),
+                    poller,
+                    peek_leaves,
+                    busy.map(|t| (t, mk)),
+                );
+                if self.aborted {
+                    self.cands[ply] = cands;
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = p;
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
             }
-            if score > best {
-                best = score;
-                best_move = p;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                break;
-            }
-            i += 1;
-            if i == limit && !widened && best <= -MATE_BOUND && total > limit {
-                widened = true;
-                cands[limit..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
-                limit = total;
+        } else {
+            let mut i = 0;
+            while i < limit {
+                let p = cands[i].p;
+                let score = self.child::<SMP>(
+                    b,
+                    c,
+                    p,
+                    i == 0,
+                    (depth, alpha, beta, ply),
+                    poller,
+                    peek_leaves,
+                    None,
+                );
+                if self.aborted {
+                    self.cands[ply] = cands;
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = p;
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
+                i += 1;
+                if i == limit && !widened && best <= -MATE_BOUND && total > limit {
+                    widened = true;
+                    cands[limit..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+                    limit = total;
+                }
             }
         }
         self.cands[ply] = cands;
@@ -906,6 +1377,63 @@ impl Searcher {
         best
     }
 
+    /// The value for `c` of playing `p` at a node of `depth` (window `alpha`, `beta`) at
+    /// `ply`: a peeked leaf, or the child searched (PVS: `first` gets the full window).
+    /// With `busy`, the move is marked as being searched meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn child<const SMP: bool>(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        p: Point,
+        first: bool,
+        (depth, alpha, beta, ply): (u32, i32, i32, usize),
+        poller: &mut Poller,
+        peek_leaves: bool,
+        busy: Option<(&Busy, u64)>,
+    ) -> i32 {
+        let o = c.opponent();
+        let leaf = if peek_leaves {
+            let (sums, fours) = b.peek(p, c);
+            leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
+                // As `with_patterns` values the child.
+                if self.config.patterns && v.abs() < MATE_BOUND {
+                    v + threat_eval_counts(&b.peek_counts(p, c), o, &self.config.eval)
+                } else {
+                    v
+                }
+            })
+        } else {
+            None
+        };
+        if let Some(v) = leaf {
+            self.nodes += 1;
+            if poller.poll(self.nodes) {
+                self.aborted = true;
+            }
+            return -v;
+        }
+        if let Some((t, k)) = busy {
+            t.enter(k);
+        }
+        b.place(p, c);
+        let score = if first {
+            -self.negamax::<SMP>(b, o, depth - 1, -beta, -alpha, ply + 1, poller)
+        } else {
+            let mut s = -self.negamax::<SMP>(b, o, depth - 1, -alpha - 1, -alpha, ply + 1, poller);
+            if s > alpha && s < beta && !self.aborted {
+                s = -self.negamax::<SMP>(b, o, depth - 1, -beta, -alpha, ply + 1, poller);
+            }
+            s
+        };
+        b.undo();
+        if let Some((t, k)) = busy {
+            t.leave(k);
+        }
+        score
+    }
+
     /// `v` (a static value for `c` to move) with the line-pattern evaluation added, for
     /// the full engine; proved wins and losses are left as they are.
     #[inline]
@@ -915,46 +1443,6 @@ impl Searcher {
         } else {
             v
         }
-    }
-
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// The threat cache's size now, in entries (for the memory-limit test).
-    #[cfg(test)]
-    pub(super) fn threat_cache_limit(&self) -> usize {
-        self.threat_cache.limit()
-    }
-
-    /// Runs `f` on a threat search that starts from the kept cache and hands it back, its
-    /// nodes added to the searcher's; returns `f`'s answer and the search's nodes.
-    fn threat_search<'l, R>(
-        &mut self,
-        poller: &mut Poller<'l>,
-        budget: u64,
-        f: impl FnOnce(&mut Threats<'_, 'l>) -> R,
-    ) -> (R, u64) {
-        let cache = std::mem::take(&mut self.threat_cache);
-        let mut t = Threats::with_cache(poller, budget, cache);
-        let answer = f(&mut t);
-        let nodes = t.nodes;
-        self.nodes += nodes;
-        self.threat_cache = t.into_cache();
-        (answer, nodes)
-    }
-
-    /// The alpha-beta value of `b` for `c` to move at `depth`, full window, no time limit
-    /// (for tests of the node search alone).
-    #[cfg(test)]
-    pub(super) fn value(&mut self, b: &mut Board, c: Color, depth: u32) -> i32 {
-        let limits = Limits::new(Deadline::unlimited(), None, crate::search::StopToken::new());
-        let mut poller = limits.poller();
-        self.aborted = false;
-        if self.config.patterns {
-            b.track_patterns();
-        }
-        self.negamax(b, c, depth, -MATE - 1, MATE + 1, 1, &mut poller)
     }
 }
 

@@ -542,3 +542,61 @@ fn renju_black_whose_only_block_is_forbidden_still_plays_a_legal_move() {
     assert!(b.is_empty(r.best) && !b.is_forbidden(r.best), "{r:?}");
     assert!(r.score <= -MATE_BOUND, "a lost position: {r:?}");
 }
+
+/// The alpha-beta alone at a fixed depth on 2 and 4 threads (lazy SMP over one table)
+/// proves the same puzzle wins as on one thread, each with a winning move of the puzzle
+/// file, under freestyle and renju; helpers that reach deeper may only add proofs, and
+/// only with the file's winning moves.
+#[test]
+fn more_threads_prove_the_same_puzzle_wins_as_one() {
+    let text = include_str!("../../tests/data/gomoku_puzzles.txt");
+    let puzzles = super::puzzles::parse(text).unwrap();
+    let mut proved = 0;
+    for p in &puzzles {
+        for (rule, answers) in [(Rule::Freestyle, &p.freestyle), (Rule::Renju, &p.renju)] {
+            if answers.is_empty() {
+                continue;
+            }
+            let mut answers = answers.clone();
+            if rule == Rule::Freestyle && p.attacker == Black {
+                answers.extend(p.renju.iter().copied());
+            }
+            let mut results = Vec::new();
+            for threads in [1, 2, 4] {
+                let mut g = p.game(rule);
+                let c = g.to_move();
+                let mut s = Searcher::new(SearchConfig {
+                    max_depth: 7,
+                    tt_mb: 4,
+                    threads,
+                    ..SearchConfig::default()
+                });
+                let before = g.board().hash();
+                let Some(r) = s.alpha_beta(g.board_mut(), c) else {
+                    continue;
+                };
+                assert_eq!(g.board().hash(), before, "{}: board not restored", p.name);
+                let won = r.score >= MATE_BOUND;
+                let at = g.board().col_row(r.best);
+                if won {
+                    assert!(
+                        answers.contains(&at),
+                        "{} {rule:?} {threads} threads: {at:?} is not a winning move",
+                        p.name
+                    );
+                }
+                results.push(won);
+            }
+            if let Some(&one) = results.first() {
+                proved += one as usize;
+                for (i, &won) in results.iter().enumerate().skip(1) {
+                    assert!(won || !one, "{} {rule:?}: run {i} lost the proof", p.name);
+                }
+            }
+        }
+    }
+    assert!(
+        proved >= 5,
+        "only {proved} puzzle wins proved at this depth"
+    );
+}
