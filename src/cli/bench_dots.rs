@@ -1,7 +1,9 @@
 //! `quartet bench dots`: the exact solve of an empty board, or one step of a solve split
 //! into tasks (docs/dots-split.md): split, solve tasks, merge.
-use crate::dots::solver::Solver;
+use crate::dots::parallel;
+use crate::dots::solver::MAX_SOLVER_EDGES;
 use crate::dots::split;
+use crate::dots::table::{bits_for_mb, mb_of_bits, Table};
 use crate::dots::{Board, Geometry};
 use clap::Args;
 use std::time::Instant;
@@ -11,11 +13,19 @@ pub struct BenchDotsArgs {
     /// Board to solve from empty, CxR boxes (3x3, 3x4, 4x4, ...).
     #[arg(long, default_value = "3x3")]
     pub solve: String,
-    /// log2 of the transposition-table entries (8 bytes each). Default by board size:
-    /// edges - 9, within 16..=27 and at most a quarter of the memory (3x4: 22 = 32 MB,
-    /// 3x5 and 4x4: 27 = 1 GB).
+    /// Transposition table in MiB (rounded down to a power of two; 8 bytes an entry).
+    /// Default by board size: 2^(edges - 9) entries, within 2^16..=2^27 and at most a
+    /// quarter of the memory (3x4: 32 MiB, 3x5 and 4x4: 1024 MiB).
+    #[arg(long, conflicts_with = "tt_bits")]
+    pub hash_mb: Option<usize>,
+    /// The table size as log2 of its entries instead (10..=30; 27 = `--hash-mb 1024`).
     #[arg(long)]
     pub tt_bits: Option<u32>,
+    /// Search threads of the solve, sharing one table; a list (`1,2`) solves once per
+    /// count, each with a fresh table, to compare. 1 is the single-threaded solver, node
+    /// for node.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub threads: Vec<usize>,
     /// Instead of solving: cut the tree of this board (CxR) after `--depth` edges and
     /// write one task per distinct position into `--out` (docs/dots-split.md).
     #[arg(long)]
@@ -50,6 +60,13 @@ pub fn run(args: BenchDotsArgs) -> Result<(), String> {
     if args.tt_bits.is_some_and(|b| !(10..=30).contains(&b)) {
         return Err("--tt-bits must be in 10..=30".into());
     }
+    if let Some(mb) = args.hash_mb {
+        crate::memory::check_hash_mb(mb, mb as u64)?;
+    }
+    if args.threads.iter().any(|&n| n == 0 || n > 256) {
+        return Err("--threads must be between 1 and 256".into());
+    }
+    let tt_bits = args.tt_bits.or(args.hash_mb.map(bits_for_mb));
     if let Some(size) = &args.split {
         let geo = Geometry::parse_size(size).map_err(|e| format!("--split {size}: {e}"))?;
         let out = args.out.as_ref().ok_or("--split needs --out DIR")?;
@@ -73,7 +90,7 @@ pub fn run(args: BenchDotsArgs) -> Result<(), String> {
                 continue;
             }
             let start = Instant::now();
-            let answers: Vec<String> = split::solve_task_with(task, args.tt_bits, &mut table)?
+            let answers: Vec<String> = split::solve_task_with(task, tt_bits, &mut table)?
                 .iter()
                 .map(|(t, yes)| format!("{}{t}", if *yes { ">=" } else { "<" }))
                 .collect();
@@ -117,19 +134,28 @@ pub fn run(args: BenchDotsArgs) -> Result<(), String> {
         };
     }
     let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
-    let tt_bits = args.tt_bits.unwrap_or(split::default_tt_bits(&geo));
-    // 8 bytes an entry.
-    crate::memory::check_tables("--tt-bits", &tt_bits.to_string(), (8u64 << tt_bits) >> 20)?;
+    let tt_bits = tt_bits.unwrap_or(split::default_tt_bits(&geo));
+    if args.tt_bits.is_some() {
+        crate::memory::check_tables("--tt-bits", &tt_bits.to_string(), mb_of_bits(tt_bits))?;
+    }
     let board = Board::from_geometry(geo);
-    let mut solver = Solver::new(&board, tt_bits).ok_or("board too large for the solver")?;
-    let start = Instant::now();
-    let value = solver.solve();
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "dots {}: value {value:+} nodes {} nodes/s {:.0} time {secs:.3} s",
-        args.solve,
-        solver.nodes,
-        solver.nodes as f64 / secs.max(1e-9)
-    );
+    if board.geometry().n_edges() > MAX_SOLVER_EDGES {
+        return Err("board too large for the solver".into());
+    }
+    for &threads in &args.threads {
+        // A fresh table for each count: a filled one would answer the next solve.
+        let table = Table::new(tt_bits, board.geometry().n_edges());
+        let start = Instant::now();
+        let solved = parallel::solve(&board, &table, threads, None, None)
+            .ok_or("board too large for the solver")?;
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "dots {}: value {:+} nodes {} nodes/s {:.0} time {secs:.3} s threads {threads}",
+            args.solve,
+            solved.value,
+            solved.nodes,
+            solved.nodes as f64 / secs.max(1e-9)
+        );
+    }
     Ok(())
 }

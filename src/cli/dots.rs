@@ -1,8 +1,10 @@
 //! `quartet dots`: the Dots-and-Boxes engine over GTP or the SAU protocol on stdin/stdout.
 use crate::dots::geometry::SizeError;
 use crate::dots::gtp::{parse_box_size, DotsEngine, DEFAULT_SOLVE_LIMIT};
+use crate::dots::play::PlayTable;
 use crate::dots::player::Player;
 use crate::dots::sau::SauEngine;
+use crate::dots::table::bits_for_mb;
 use crate::search::time::TimeSettings;
 use clap::Args;
 use std::time::Duration;
@@ -43,6 +45,15 @@ pub struct DotsArgs {
     /// Square boards only: GoGui cannot draw a rectangle.
     #[arg(long)]
     pub gogui: bool,
+    /// Search threads for one move (and for the `solve` command), sharing one table: 1 to
+    /// 256. 1 (the default) keeps matches reproducible: with more, a timed move depends on
+    /// how the threads happen to interleave.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table of the move search in MiB (rounded down to a power of two):
+    /// 1 to 65536, and no more than the machine's memory.
+    #[arg(long, default_value_t = 32)]
+    pub hash_mb: usize,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -54,9 +65,14 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
         return Err("--move-time must be in (0, 86400] seconds".into());
     }
     let time = TimeSettings::new(Duration::from_secs_f64(args.move_time), args.lag_buffer)?;
+    if args.threads == 0 || args.threads > 256 {
+        return Err("--threads must be between 1 and 256".into());
+    }
+    let bits = bits_for_mb(args.hash_mb);
+    crate::memory::check_hash_mb(args.hash_mb, args.hash_mb as u64)?;
     let player = match args.player.as_str() {
         "greedy" => Player::greedy(args.seed),
-        _ => Player::search(),
+        _ => Player::search_with(PlayTable::new(bits, args.threads)),
     };
     let geo = parse_box_size(&args.boardsize)
         .map_err(|_| format!("--boardsize {:?}: {}", args.boardsize, SizeError))?;
@@ -75,6 +91,7 @@ pub fn run(args: DotsArgs) -> Result<(), String> {
     let mut engine = DotsEngine::new(time, args.solve_limit)
         .with_player(player)
         .with_solve_time(Duration::from_secs_f64(args.solve_time))
+        .with_threads(args.threads)
         .with_geometry(geo)
         .with_gogui(args.gogui);
     engine.prepare();

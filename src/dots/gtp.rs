@@ -2,8 +2,10 @@
 //! parses arguments and formats answers; rules, analysis and search live beside it.
 use super::geometry::SizeError;
 use super::gogui;
+use super::parallel;
 use super::player::Player;
 use super::solver::Solver;
+use super::table::Table;
 use super::{Board, EdgeName, Geometry, MoveError};
 use crate::color::Color;
 use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
@@ -20,6 +22,8 @@ use std::time::{Duration, Instant};
 /// `solve` refuses positions with more undrawn edges than this by default (3x4 boxes,
 /// 31 edges, take a few seconds; 4x4's 40 take minutes).
 pub const DEFAULT_SOLVE_LIMIT: usize = 31;
+/// log2 of the entries of the `solve` command's table (32 MiB).
+const SOLVE_TT_BITS: u32 = 22;
 
 /// Default bound of one `solve` (`--solve-time`).
 pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
@@ -36,6 +40,8 @@ pub struct DotsEngine {
     /// are answered as grid points and `boardsize N` counts grid points (see `gogui.rs`).
     /// Only on square boards: every way into the mode and every size change in it checks.
     gogui: bool,
+    /// Threads of the `solve` command's search.
+    threads: usize,
 }
 
 impl DotsEngine {
@@ -48,8 +54,15 @@ impl DotsEngine {
             stop: StopToken::new(),
             player: Player::search(),
             solve_time: DEFAULT_SOLVE_TIME,
+            threads: 1,
             gogui: false,
         }
+    }
+
+    /// Searches `solve` on `threads` threads (`--threads`; the player has its own count).
+    pub fn with_threads(mut self, threads: usize) -> DotsEngine {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Bounds every `solve` by `limit` (`--solve-time`).
@@ -279,10 +292,17 @@ fn solve(e: &mut DotsEngine, args: &[String]) -> Reply {
         return Err(GtpError::new("too large"));
     }
     let started = Instant::now();
-    let mut s = Solver::new(&e.board, 22).ok_or_else(|| GtpError::new("too large"))?;
-    s.set_limits(Some(e.stop.clone()), started.checked_add(e.solve_time));
-    let (v, m) = s.best_move();
-    if s.stopped() {
+    let deadline = started.checked_add(e.solve_time);
+    let table = Table::new(SOLVE_TT_BITS, e.board.geometry().n_edges());
+    let mut s =
+        Solver::with_table(&e.board, table.share()).map_err(|_| GtpError::new("too large"))?;
+    s.set_limits(Some(e.stop.clone()), deadline);
+    let solved = parallel::solve(&e.board, &table, e.threads, Some(e.stop.clone()), deadline);
+    let (v, m) = match solved {
+        Some(solved) => s.move_of_value(solved.value),
+        None => (0, None),
+    };
+    if solved.is_none() || s.stopped() {
         return Err(GtpError::new(format!(
             "not solved in {:.1} s",
             started.elapsed().as_secs_f64()

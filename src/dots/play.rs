@@ -29,13 +29,32 @@ pub const PLAY_TT_BITS: u32 = 22;
 /// page faults (and, with transparent huge pages, compaction stalls) on every move: at
 /// 0.05 s per move, enough to lose games on time. A kept table also keeps what the last
 /// search learnt, which stays true: values depend only on the drawn set.
-#[derive(Default)]
 pub struct PlayTable {
     /// The table and the (columns, rows) of the boards it was filled for.
     kept: Option<((usize, usize), Table)>,
+    /// log2 of the table's entries.
+    bits: u32,
+    /// Search threads per move, all sharing the table.
+    threads: usize,
+}
+
+impl Default for PlayTable {
+    fn default() -> PlayTable {
+        PlayTable::new(PLAY_TT_BITS, 1)
+    }
 }
 
 impl PlayTable {
+    /// A table of 2^`bits` entries (made when the first board is known), searched by
+    /// `threads` threads per move.
+    pub fn new(bits: u32, threads: usize) -> PlayTable {
+        PlayTable {
+            kept: None,
+            bits,
+            threads: threads.max(1),
+        }
+    }
+
     /// Makes (or keeps) the table for `board`'s geometry now, so that no timed search
     /// pays for the allocation: 32 MB of fresh pages took up to half a second on a loaded
     /// machine. Boards too big for the solver get none.
@@ -51,7 +70,7 @@ impl PlayTable {
         let shape = (geo.cols(), geo.rows());
         match self.kept.take() {
             Some((s, t)) if s == shape => t,
-            _ => Table::new(PLAY_TT_BITS, geo.n_edges()),
+            _ => Table::new(self.bits, geo.n_edges()),
         }
     }
 
@@ -92,13 +111,69 @@ pub fn choose_move_avoiding(
     if board.geometry().n_edges() > MAX_SOLVER_EDGES {
         return Some(rule_choice(board, avoid, &legal));
     }
+    let threads = table.threads;
     let mut solver = match Solver::with_table(board, table.take(board)) {
         Ok(s) => s,
         Err(_) => return Some(rule_choice(board, avoid, &legal)),
     };
-    let best = deepen(&mut solver, soft, hard, stop, avoid, &legal);
+    let best = if threads <= 1 {
+        let c = deepen(&mut solver, soft, hard, stop, avoid, &legal, 0);
+        Choice {
+            nodes: solver.nodes,
+            ..c
+        }
+    } else {
+        deepen_shared(&mut solver, board, threads, soft, hard, stop, avoid, &legal)
+    };
     table.keep(board, solver.into_table());
     Some(best)
+}
+
+/// `deepen` on `threads` threads sharing `solver`'s table: the helpers deepen too, each
+/// from another first root move and with another order of equally central edges, until
+/// the first thread (whose answer counts) is done; they store what they find in the
+/// table, where the first thread meets it. Every helper is stopped and joined before this
+/// returns. `Choice::nodes` counts all threads.
+#[allow(clippy::too_many_arguments)]
+fn deepen_shared(
+    solver: &mut Solver,
+    board: &Board,
+    threads: usize,
+    soft: Duration,
+    hard: Duration,
+    stop: Option<StopToken>,
+    avoid: &[usize],
+    legal: &[usize],
+) -> Choice {
+    let helpers_stop = stop.as_ref().map_or_else(StopToken::new, StopToken::child);
+    let helpers: Vec<Solver> = (1..threads)
+        .filter_map(|i| {
+            let mut s = Solver::with_table(board, solver.share_table()).ok()?;
+            s.set_variant(i);
+            Some(s)
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut s)| {
+                let token = helpers_stop.clone();
+                // No soft limit: a helper searches until the first thread is done.
+                scope.spawn(move || {
+                    deepen(&mut s, hard, hard, Some(token), avoid, legal, i + 1);
+                    s.nodes
+                })
+            })
+            .collect();
+        let mut best = deepen(solver, soft, hard, stop, avoid, legal, 0);
+        helpers_stop.stop();
+        for h in handles {
+            best.nodes += h.join().expect("a search thread panicked");
+        }
+        best.nodes += solver.nodes;
+        best
+    })
 }
 
 /// The rule player's move, or the first of `legal` if that one is avoided.
@@ -114,7 +189,8 @@ fn rule_choice(board: &Board, avoid: &[usize], legal: &[usize]) -> Choice {
     }
 }
 
-/// Iterative deepening from `solver`'s position, timed from the call.
+/// Iterative deepening from `solver`'s position, timed from the call. `variant` > 0 (a
+/// helper thread) starts from another root move. `Choice::nodes` is left to the caller.
 fn deepen(
     solver: &mut Solver,
     soft: Duration,
@@ -122,6 +198,7 @@ fn deepen(
     stop: Option<StopToken>,
     avoid: &[usize],
     legal: &[usize],
+    variant: usize,
 ) -> Choice {
     let start = Instant::now();
     let mut roots: Vec<u8> = solver
@@ -142,6 +219,8 @@ fn deepen(
     if roots.len() == 1 {
         return best;
     }
+    let n = roots.len();
+    roots.rotate_left(variant % n);
     solver.set_limits(stop, Some(start + hard));
     let mut order = roots;
     for depth in 1..EXACT {
@@ -173,7 +252,7 @@ fn deepen(
             value: v,
             exact: !solver.hit_horizon,
             depth,
-            nodes: solver.nodes,
+            nodes: 0,
         };
         if best.exact || start.elapsed() >= soft {
             break;
@@ -181,7 +260,6 @@ fn deepen(
         let i = order.iter().position(|&x| x == m).unwrap_or(0);
         order[..=i].rotate_right(1);
     }
-    best.nodes = solver.nodes;
     best
 }
 
@@ -276,6 +354,44 @@ mod tests {
                 t.elapsed()
             );
             assert!(!b.is_drawn(choice.edge));
+        }
+    }
+
+    /// Two and three threads: the 2x2 board still played perfectly, and on big boards an
+    /// answer within the time, every helper joined (the call returns only then).
+    #[test]
+    fn threads_play_perfectly_and_in_time() {
+        for threads in [2, 3] {
+            let mut table = PlayTable::new(16, threads);
+            let b = Board::new(2, 2).unwrap();
+            let five = Duration::from_secs(5);
+            let c = choose_move_avoiding(&b, five, five, None, &[], &mut table).unwrap();
+            assert!(c.exact);
+            assert_eq!(c.value, 2);
+            assert!(b
+                .geometry()
+                .edge_boxes(c.edge)
+                .contains(&super::super::geometry::GROUND));
+            let b = Board::new(5, 5).unwrap();
+            let t = Instant::now();
+            let (soft, hard) = (Duration::from_millis(100), Duration::from_millis(300));
+            let c = choose_move_avoiding(&b, soft, hard, None, &[], &mut table).unwrap();
+            // As above: slack for a busy machine; a helper left running would take minutes.
+            assert!(
+                t.elapsed() < Duration::from_millis(2000),
+                "{:?}",
+                t.elapsed()
+            );
+            assert!(!b.is_drawn(c.edge));
+            assert!(c.nodes > 0);
+            // A raised stop token ends all threads at once.
+            let stop = StopToken::new();
+            stop.stop();
+            let long = Duration::from_secs(600);
+            let t = Instant::now();
+            let c = choose_move_avoiding(&b, long, long, Some(stop), &[], &mut table).unwrap();
+            assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+            assert!(!b.is_drawn(c.edge));
         }
     }
 

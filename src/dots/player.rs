@@ -23,6 +23,11 @@ impl Player {
         Player::Search(Box::default())
     }
 
+    /// The searching player with its table's size and thread count.
+    pub fn search_with(table: PlayTable) -> Player {
+        Player::Search(Box::new(table))
+    }
+
     /// Readies the search for games on `board`'s geometry (see `PlayTable::prepare`); call
     /// it where the board changes size, outside the timed commands.
     pub fn prepare(&mut self, board: &Board) {

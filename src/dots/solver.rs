@@ -30,6 +30,8 @@ use super::table::{Address, Table};
 use super::Board;
 use crate::search::StopToken;
 use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Depth meaning "search to the end": never decremented, never evaluated.
@@ -120,6 +122,34 @@ pub struct Solver {
     stopped: bool,
     /// Set when a depth-limited search used the heuristic evaluation.
     pub hit_horizon: bool,
+    /// Positions other threads of a parallel solve are searching (`share_busy`), and the
+    /// fewest undrawn edges of a position that is marked or deferred there.
+    busy: Option<Arc<Busy>>,
+    busy_min: u32,
+}
+
+/// Marks of the positions being searched, one word per slot (the position's address, as
+/// one number), for the threads of a parallel solve: a thread that meets a child another
+/// thread is searching puts it off until its other moves are done (Kerrigan's simplified
+/// ABDADA), so threads working on one question spread over different subtrees. A mark
+/// lost to a collision only costs that spreading, never a value.
+pub struct Busy(Vec<AtomicU64>);
+
+impl Busy {
+    /// 2^`bits` slots.
+    pub fn new(bits: u32) -> Busy {
+        Busy((0..1usize << bits).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    #[inline(always)]
+    fn slot(&self, tag: u64) -> &AtomicU64 {
+        &self.0[(tag >> 40) as usize & (self.0.len() - 1)]
+    }
+
+    #[inline(always)]
+    fn is_busy(&self, tag: u64) -> bool {
+        self.slot(tag).load(Relaxed) == tag
+    }
 }
 
 impl Solver {
@@ -146,14 +176,7 @@ impl Solver {
         for (b, m) in box_mask.iter_mut().enumerate().take(geo.n_boxes()) {
             *m = geo.box_edges(b).iter().fold(0, |m, &e| m | 1 << e);
         }
-        let centre = |e: usize| {
-            let name = geo.edge_dots(e);
-            let mx = (name.from.col + name.to.col) as f64 / 2.0 - geo.cols() as f64 / 2.0;
-            let my = (name.from.row + name.to.row) as f64 / 2.0 - geo.rows() as f64 / 2.0;
-            mx * mx + my * my
-        };
-        let mut order: Vec<u8> = (0..n as u8).collect();
-        order.sort_by(|&a, &b| centre(a as usize).total_cmp(&centre(b as usize)));
+        let order = centre_out(&geo, 0);
         let twins = (0..n)
             .map(|e| {
                 let [p, q] = geo.edge_boxes(e);
@@ -187,6 +210,8 @@ impl Solver {
             deadline: None,
             stopped: false,
             hit_horizon: false,
+            busy: None,
+            busy_min: u32::MAX,
             geo,
         };
         s.by_sides[0] = if s.n_boxes == 64 {
@@ -200,6 +225,27 @@ impl Solver {
             }
         }
         Ok(s)
+    }
+
+    /// Orders the moves the way search thread `variant` of a parallel solve does: edges
+    /// at one distance from the centre come in another rotation for each variant, so
+    /// threads on the same question take different paths through it at equal cost of
+    /// move ordering. Variant 0 is the single-threaded order.
+    pub fn set_variant(&mut self, variant: usize) {
+        self.order = centre_out(&self.geo, variant);
+    }
+
+    /// Joins the threads that mark in `busy` the positions they search, at positions of
+    /// `min_undrawn` undrawn edges or more (near the root, where subtrees are big enough
+    /// to be worth spreading).
+    pub fn share_busy(&mut self, busy: Arc<Busy>, min_undrawn: u32) {
+        self.busy = Some(busy);
+        self.busy_min = min_undrawn.max(1);
+    }
+
+    /// Another handle on this solver's table, for a solver on another thread.
+    pub fn share_table(&self) -> Table {
+        self.tt.share()
     }
 
     /// The table, for the next search of the same geometry.
@@ -801,6 +847,17 @@ impl Solver {
         }
         let alpha0 = alpha;
         let child_depth = if depth == EXACT { EXACT } else { depth - 1 };
+        // Marks this position busy, and lets children be put off, near the root of a
+        // parallel solve.
+        let mark = match &self.busy {
+            Some(busy) if undrawn.count_ones() >= self.busy_min => {
+                let tag = here.addr.tag();
+                busy.slot(tag).store(tag, Relaxed);
+                Some(tag)
+            }
+            _ => None,
+        };
+        let defer_children = mark.is_some() && undrawn.count_ones() > self.busy_min;
         let mut best = (i32::MIN, u8::MAX);
         // Moves skipped because the table bounds them at or below the window: the largest
         // such bound, still owed to a fail-low result.
@@ -821,6 +878,7 @@ impl Solver {
                 }
                 let cut = self.try_move(hint, alpha, beta, child_depth, &mut best);
                 if self.stopped {
+                    self.unmark(mark);
                     return 0;
                 }
                 if cut {
@@ -878,21 +936,44 @@ impl Solver {
                     skipped_upper = skipped_upper.max(hi);
                 }
             }
-            for (i, &m) in moves[..k].iter().enumerate() {
-                if closed >> i & 1 != 0 {
-                    continue;
+            // In a parallel solve, children another thread is searching come last (a
+            // second pass), once this node has a value.
+            let mut deferred = 0u128;
+            for pass in 0..2 {
+                for (i, &m) in moves[..k].iter().enumerate() {
+                    if pass == 0 {
+                        if closed >> i & 1 != 0 {
+                            continue;
+                        }
+                        if defer_children
+                            && best.0 != i32::MIN
+                            && self
+                                .busy
+                                .as_ref()
+                                .is_some_and(|b| b.is_busy(probe(i).addr.tag()))
+                        {
+                            deferred |= 1 << i;
+                            continue;
+                        }
+                    } else if deferred >> i & 1 == 0 {
+                        continue;
+                    }
+                    if narrow {
+                        self.set_pending_child(&images, m);
+                    } else {
+                        self.pending = Some(probe(i));
+                    }
+                    let cut = self.try_move(m, alpha, beta, child_depth, &mut best);
+                    if self.stopped {
+                        self.unmark(mark);
+                        return 0;
+                    }
+                    if cut {
+                        break 'moves;
+                    }
                 }
-                if narrow {
-                    self.set_pending_child(&images, m);
-                } else {
-                    self.pending = Some(probe(i));
-                }
-                let cut = self.try_move(m, alpha, beta, child_depth, &mut best);
-                if self.stopped {
-                    return 0;
-                }
-                if cut {
-                    break 'moves;
+                if deferred == 0 {
+                    break;
                 }
             }
             // Moves that give a box a third side, without the dominated ones. The replies
@@ -996,6 +1077,7 @@ impl Solver {
                 }
                 let cut = self.try_move(o.mv, alpha, beta, child_depth, &mut best);
                 if self.stopped {
+                    self.unmark(mark);
                     return 0;
                 }
                 if cut {
@@ -1020,7 +1102,16 @@ impl Solver {
             self.sym.map_edge(here.sym, best_move as usize, true) as u8
         };
         self.tt.put(&here.addr, best, alpha0, beta, depth, mv);
+        self.unmark(mark);
         best
+    }
+
+    /// Clears the mark `search_quiet` set, unless another thread's mark replaced it.
+    #[inline(always)]
+    fn unmark(&self, mark: Option<u64>) {
+        if let (Some(tag), Some(busy)) = (mark, &self.busy) {
+            let _ = busy.slot(tag).compare_exchange(tag, 0, Relaxed, Relaxed);
+        }
     }
 
     /// Heuristic value at the horizon: play safe moves greedily until none remain; whoever
@@ -1116,6 +1207,12 @@ impl Solver {
         if self.stopped {
             return (0, None);
         }
+        self.move_of_value(v)
+    }
+
+    /// A best edge when the exact value `v` is known (from `solve`, or a parallel solve on
+    /// this solver's table, which then answers most of the probes).
+    pub fn move_of_value(&mut self, v: i32) -> (i32, Option<usize>) {
         for m in self.root_moves() {
             let x = self.move_value(m, v - 1, v, EXACT);
             if self.stopped {
@@ -1127,6 +1224,27 @@ impl Solver {
         }
         (v, None)
     }
+}
+
+/// The edges ordered from the centre outwards; `variant` rotates each group of edges at
+/// equal distance by that many places (see `Solver::set_variant`).
+fn centre_out(geo: &Geometry, variant: usize) -> Vec<u8> {
+    // Twice the offsets from the centre, squared: integers, so ties are exact.
+    let centre = |e: usize| {
+        let name = geo.edge_dots(e);
+        let mx = (name.from.col + name.to.col) as i64 - geo.cols() as i64;
+        let my = (name.from.row + name.to.row) as i64 - geo.rows() as i64;
+        mx * mx + my * my
+    };
+    let mut order: Vec<u8> = (0..geo.n_edges() as u8).collect();
+    order.sort_by_key(|&e| centre(e as usize));
+    if variant > 0 {
+        for group in order.chunk_by_mut(|&a, &b| centre(a as usize) == centre(b as usize)) {
+            let k = variant % group.len();
+            group.rotate_left(k);
+        }
+    }
+    order
 }
 
 /// Whether this CPU runs `search_fast`.

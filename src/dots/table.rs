@@ -14,6 +14,13 @@
 //! in the canonical frame (7, 127 = none), depth + 1 (6, 63 = exact; 0 is an empty slot).
 //! Bounds are stored as value + 64; 0 and 127 are the open bounds.
 //!
+//! Search threads share one table (`Table::share`) without locks: an entry is one
+//! `AtomicU64`, read and written whole with relaxed loads and stores (plain moves on
+//! x86-64), so no reader ever sees half of one write and the key it checks belongs to the
+//! bounds it reads. Two threads storing in one bucket at once may lose one of the two
+//! results or keep a position twice; either costs a search again, never a wrong value,
+//! since every stored bound is true of its position.
+//!
 //! Keys: on boards of at most 40 edges (every board the solver solves exactly: 4x4 has 40)
 //! the canonical drawn set goes through a bijection of 40-bit numbers whose low bits pick
 //! the bucket and whose high bits are stored, so a hit is never a collision (the table has
@@ -23,6 +30,9 @@
 
 /// Depth meaning "search to the end".
 pub const EXACT: u8 = u8::MAX;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
 const KEY_BITS: u32 = 37;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 const DIRECT_BITS: u32 = 40;
@@ -52,15 +62,31 @@ pub struct Address {
     bucket: usize,
 }
 
+impl Address {
+    /// The address as one nonzero number, its high bits well mixed (for `solver::Busy`).
+    #[inline(always)]
+    pub fn tag(&self) -> u64 {
+        ((self.key << 24) ^ self.bucket as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
+    }
+}
+
 /// Four entries, aligned so that a bucket never straddles two cache lines: a plain
 /// `Vec<[u64; 4]>` of this size comes from `mmap` 16 bytes into a page, which put every
 /// other bucket across a line boundary, so one prefetch brought only part of it.
-#[derive(Clone, Copy)]
+#[derive(Default)]
 #[repr(C, align(32))]
-struct Bucket([u64; 4]);
+struct Bucket([AtomicU64; 4]);
+
+impl Bucket {
+    #[inline(always)]
+    fn words(&self) -> [u64; 4] {
+        self.0.each_ref().map(|w| w.load(Relaxed))
+    }
+}
 
 pub struct Table {
-    buckets: Vec<Bucket>,
+    /// Shared by every search thread of one solve (and kept between searches).
+    buckets: Arc<Vec<Bucket>>,
     /// Keys are the drawn sets themselves (see the module comment).
     direct: bool,
     n_edges: u32,
@@ -78,14 +104,40 @@ fn mix40(mut x: u64) -> u64 {
     x ^ x >> 20
 }
 
+/// log2 of the entries of the largest table within `mb` MiB (8 bytes an entry), `mb >= 1`.
+pub fn bits_for_mb(mb: usize) -> u32 {
+    mb.max(1).ilog2() + 17
+}
+
+/// MiB taken by a table of 2^`bits` entries.
+pub fn mb_of_bits(bits: u32) -> u64 {
+    (8u64 << bits) >> 20
+}
+
 impl Table {
     /// A table of 2^`bits` entries (at least 8 buckets) for a board of `n_edges` edges.
     pub fn new(bits: u32, n_edges: usize) -> Table {
         Table {
-            buckets: huge_zeroed(1 << bits.saturating_sub(2).max(MIN_BUCKET_BITS)),
+            buckets: Arc::new(huge_zeroed(
+                1 << bits.saturating_sub(2).max(MIN_BUCKET_BITS),
+            )),
             direct: n_edges <= DIRECT_BITS as usize,
             n_edges: n_edges as u32,
         }
+    }
+
+    /// Another handle on the same entries, for another search thread.
+    pub fn share(&self) -> Table {
+        Table {
+            buckets: Arc::clone(&self.buckets),
+            direct: self.direct,
+            n_edges: self.n_edges,
+        }
+    }
+
+    /// The number of entries.
+    pub fn entries(&self) -> usize {
+        self.buckets.len() * 4
     }
 
     /// The address of the canonical drawn set `key`.
@@ -124,10 +176,10 @@ impl Table {
 
     #[inline(always)]
     pub fn get(&self, a: &Address) -> Option<Hit> {
-        let w = *self.buckets[a.bucket]
-            .0
-            .iter()
-            .find(|&&w| w & KEY_MASK == a.key && occupied(w))?;
+        let w = self.buckets[a.bucket]
+            .words()
+            .into_iter()
+            .find(|&w| w & KEY_MASK == a.key && occupied(w))?;
         let mv = (w >> MOVE_SHIFT & 127) as u8;
         let depth = match w >> DEPTH_SHIFT {
             STORED_EXACT => EXACT,
@@ -147,7 +199,7 @@ impl Table {
     /// with the least work below it (undrawn edges; depth on big boards), so the costly
     /// entries near the root survive the flood of small ones near the leaves.
     #[inline(always)]
-    pub fn put(&mut self, a: &Address, value: i32, alpha: i32, beta: i32, depth: u8, mv: u8) {
+    pub fn put(&self, a: &Address, value: i32, alpha: i32, beta: i32, depth: u8, mv: u8) {
         let value = value.clamp(-63, 62);
         let mut lower = if value > alpha { value } else { -127 };
         let mut upper = if value < beta { value } else { 127 };
@@ -169,7 +221,8 @@ impl Table {
                 (w >> DEPTH_SHIFT) as i32
             }
         };
-        let b = &mut self.buckets[a.bucket].0;
+        let bucket = &self.buckets[a.bucket];
+        let b = bucket.words();
         let slot = match b.iter().position(|&x| x & KEY_MASK == a.key && occupied(x)) {
             Some(i) => {
                 let old = b[i];
@@ -192,11 +245,14 @@ impl Table {
                 .position(|&x| !occupied(x))
                 .unwrap_or_else(|| (0..4).min_by_key(|&i| work(b[i])).unwrap_or(0)),
         };
-        b[slot] = a.key
-            | code(lower) << LOWER_SHIFT
-            | code(upper) << UPPER_SHIFT
-            | mv << MOVE_SHIFT
-            | depth << DEPTH_SHIFT;
+        bucket.0[slot].store(
+            a.key
+                | code(lower) << LOWER_SHIFT
+                | code(upper) << UPPER_SHIFT
+                | mv << MOVE_SHIFT
+                | depth << DEPTH_SHIFT,
+            Relaxed,
+        );
     }
 }
 
@@ -271,7 +327,7 @@ fn huge_zeroed(len: usize) -> Vec<Bucket> {
             }
         }
     }
-    t.resize(len, Bucket([0; 4]));
+    t.resize_with(len, Bucket::default);
     t
 }
 
@@ -281,7 +337,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip() {
-        let mut t = Table::new(10, 40);
+        let t = Table::new(10, 40);
         let a = t.address(0b1011);
         assert_eq!(t.get(&a), None);
         t.put(&a, -3, -1, 0, EXACT, 39);
@@ -325,7 +381,7 @@ mod tests {
     /// undrawn edges is the one that goes.
     #[test]
     fn replacement_keeps_the_biggest_subtrees() {
-        let mut t = Table::new(5, 40);
+        let t = Table::new(5, 40);
         let bucket = t.address(0b1).bucket;
         // Distinct counts of drawn edges, so exactly one entry does the least work.
         let mut counts = 0u64;
@@ -350,7 +406,7 @@ mod tests {
     /// kept, and meet in an exact value; a result from another depth replaces them.
     #[test]
     fn bounds_of_two_searches_combine() {
-        let mut t = Table::new(12, 40);
+        let t = Table::new(12, 40);
         let a = t.address(0b1_0110);
         t.put(&a, 2, 1, 2, EXACT, 7); // >= 2
         t.put(&a, 4, 4, 5, EXACT, u8::MAX); // <= 4
