@@ -4,6 +4,7 @@ use crate::othello::bench::{self, Ffo, Signature};
 use crate::othello::evaluator::Evaluator;
 use crate::othello::probcut::{hundredths, DEFAULT_T};
 use clap::Subcommand;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Subcommand, Debug)]
@@ -36,9 +37,10 @@ pub enum BenchOthello {
         #[arg(long, value_parser = crate::othello::isa::parse)]
         isa: Option<u8>,
         /// Search threads of each solve (1 to 256): the wall time falls, the scores stay
-        /// exact; node rates are then per wall second.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// exact; node rates are then per wall second. A list (`1,2`) runs the suite once
+        /// per count and compares each wall time with the first's.
+        #[arg(long, value_delimiter = ',', default_value = "1")]
+        threads: Vec<usize>,
     },
     /// Midgame search depth completed within a time budget from a fixed 40-empties position.
     Depth {
@@ -108,16 +110,30 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             threads,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            check_threads(threads)?;
-            let o = Ffo {
-                skip,
-                count,
-                first_id,
-                hash_mb,
-                isa,
-                threads,
-            };
-            bench::ffo(&file, o, out)
+            threads.iter().try_for_each(|&t| check_threads(t))?;
+            let mut walls = Vec::new();
+            for &t in &threads {
+                let o = Ffo {
+                    skip,
+                    count,
+                    first_id,
+                    hash_mb,
+                    isa,
+                    threads: t,
+                };
+                walls.push((t, bench::ffo(&file, o, out)?));
+            }
+            if let [(t0, w0), rest @ ..] = &walls[..] {
+                for (t, w) in rest {
+                    writeln!(
+                        out,
+                        "{t} thread(s): {w:.3} s wall, {:.2}x the time of {t0} thread(s)",
+                        w / w0.max(1e-9)
+                    )
+                    .map_err(|e| e.to_string())?;
+                }
+            }
+            Ok(())
         }
         BenchOthello::Depth {
             ms,

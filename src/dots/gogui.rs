@@ -55,7 +55,7 @@ pub fn parse_point(s: &str, width: usize, height: usize) -> Option<(usize, usize
         return None;
     }
     let row: usize = digits.parse().ok()?;
-    (x < width && (1..=height).contains(&row)).then_some((x, row - 1))
+    (x < width && (1..=height).contains(&row)).then(|| (x, row - 1))
 }
 
 /// The grid point of edge `e`.

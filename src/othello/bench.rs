@@ -53,7 +53,7 @@ pub struct Ffo {
 
 /// Solves the chosen lines of an `.obf` suite exactly, one table row each, and checks
 /// every score and move against the suite's; an error names how many were wrong.
-pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<(), String> {
+pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<f64, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let first = o.first_id.unwrap_or_else(|| {
         obf::first_number(
@@ -83,6 +83,7 @@ pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<(), String> {
     let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
     let mut sort_nodes = 0u64;
     let (mut total_cpu, mut cpu_positions) = (0f64, 0);
+    let process_cpu0 = crate::cpu_time::process_seconds();
     writeln!(
         out,
         "  #  empties  move  score  known  nodes          time(s)   cpu(s)   Mnodes/s(cpu)"
@@ -136,6 +137,12 @@ pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<(), String> {
     } else {
         total_time
     };
+    // With helpers, the CPU seconds of every thread (whether they had the cores).
+    if parallel {
+        if let (Some(a), Some(b)) = (process_cpu0, crate::cpu_time::process_seconds()) {
+            total_cpu = b - a;
+        }
+    }
     writeln!(
         out,
         "total: {} positions, {} nodes, {:.3} s wall, {:.3} s cpu, {:.2} Mnodes/s (cpu), {} wrong",
@@ -161,7 +168,7 @@ pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<(), String> {
             "{failures} position(s) solved with a wrong score or move"
         ));
     }
-    Ok(())
+    Ok(total_time)
 }
 
 /// Plays 20 plies from the start (each chosen by a depth-4 search with the built-in linear
