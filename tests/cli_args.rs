@@ -1,30 +1,17 @@
 //! Bad command lines end with a message naming the option and exit status 2, before any
 //! protocol starts (issue 20, defects 6, 7 and 10): negative numbers, `--log-level foo`,
 //! `--concurrency 0`, a `--hash-mb` beyond the machine's memory, `--weights /dev/zero`.
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::cli::{fails_with, too_much_mb};
+use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_quartet");
 
-/// Runs `quartet <args>` with empty input; returns its status code (None: killed by a
-/// signal) and stderr.
+/// Runs `quartet <args>` with empty input; returns its status code and stderr.
 fn run(args: &[&str]) -> (Option<i32>, String) {
-    let Output { status, stderr, .. } = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("start quartet");
-    (status.code(), String::from_utf8_lossy(&stderr).into_owned())
-}
-
-/// The run failed cleanly (status 2, no panic or abort) with a message containing `want`.
-fn fails_with(args: &[&str], want: &str) {
-    let (code, err) = run(args);
-    assert_eq!(code, Some(2), "{args:?}: {err}");
-    assert!(err.contains(want), "{args:?}: {err}");
-    assert!(
-        !err.contains("panicked") && !err.contains("memory allocation"),
-        "{args:?}: {err}"
-    );
+    let (code, _, err) = common::cli::run(args, "");
+    (code, err)
 }
 
 #[test]
@@ -69,18 +56,6 @@ fn concurrency_zero_is_refused() {
         ],
         "'--concurrency <CONCURRENCY>'",
     );
-}
-
-/// A `--hash-mb` more than the machine has: its physical memory plus one MiB, or the
-/// largest value accepted on a machine with more than that.
-fn too_much_mb() -> String {
-    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let kb: u64 = info
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(64 << 20);
-    ((kb >> 10) + 1).min(65_536).to_string()
 }
 
 #[test]
@@ -203,22 +178,8 @@ fn go_priors_name_a_model_and_bad_weights_files_name_the_line() {
         ],
     ];
     for args in runs {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start quartet");
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n")
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{args:?}: {text}");
+        let (code, text, _) = common::cli::run(args, "boardsize 9\nclear_board\ngenmove b\nquit\n");
+        assert_eq!(code, Some(0), "{args:?}: {text}");
         let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
         assert!(
             answers[2].starts_with("= ") && answers[2].len() > 2,
@@ -260,23 +221,11 @@ fn a_diamond_model_fitted_by_train_go_mm_loads_in_the_engine_and_the_bench() {
     let text = std::fs::read_to_string(&weights).unwrap();
     assert!(text.starts_with("quartet-go-mm 2\n"), "{text}");
     assert!(text.contains("\ndiamond 0x"), "{text}");
-    let out = Command::new(BIN)
-        .args(["go", "--mm-weights", w, "--playouts", "100"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(b"boardsize 9\nclear_board\ngenmove b\nquit\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    let (code, stdout, _) = common::cli::run(
+        &["go", "--mm-weights", w, "--playouts", "100"],
+        "boardsize 9\nclear_board\ngenmove b\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{stdout}");
     assert!(
         stdout
             .split("\n\n")

@@ -1,56 +1,8 @@
 //! `quartet dots` and `quartet bench dots` with `--threads` and `--hash-mb`: bad values
 //! refused with a message (exit status 2) before anything starts, good ones used.
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_quartet");
-
-/// Runs `quartet <args>` with `input`; returns its status code, stdout and stderr.
-fn run(args: &[&str], input: &str) -> (Option<i32>, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start quartet");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = child.wait_with_output().expect("quartet ends");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (status.code(), text(stdout), text(stderr))
-}
-
-/// The run failed cleanly (status 2, no panic or abort) with a message containing `want`.
-fn fails_with(args: &[&str], want: &str) {
-    let (code, _, err) = run(args, "");
-    assert_eq!(code, Some(2), "{args:?}: {err}");
-    assert!(err.contains(want), "{args:?}: {err}");
-    assert!(
-        !err.contains("panicked") && !err.contains("memory allocation"),
-        "{args:?}: {err}"
-    );
-}
-
-/// A `--hash-mb` more than the machine has: its physical memory plus one MiB, or the
-/// largest value accepted on a machine with more than that.
-fn too_much_mb() -> String {
-    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let kb: u64 = info
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(64 << 20);
-    ((kb >> 10) + 1).min(65_536).to_string()
-}
+use common::cli::{fails_with, run, too_much_mb};
 
 #[test]
 fn table_sizes_out_of_range_or_beyond_memory_are_refused() {
