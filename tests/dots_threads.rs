@@ -87,3 +87,41 @@ fn the_engine_plays_with_threads_and_a_small_table() {
         assert!(!a.starts_with("=2 ?"), "{out}");
     }
 }
+
+/// `analyze` within the solve limit solves on the engine's threads: the stream reaches the
+/// published value of 3x3 boxes (-3 for the first player, whatever it plays) with 1 and 2
+/// threads, and a new line ends it.
+#[test]
+fn analyze_reaches_the_exact_value_on_any_thread_count() {
+    use common::live::Live;
+    use std::time::{Duration, Instant};
+    for threads in ["1", "2"] {
+        let mut q = Live::start(&["dots", "--threads", threads, "--solve-limit", "24"]);
+        assert_eq!(q.ask("boardsize 3x3"), "=");
+        q.send("analyze b 10");
+        assert_eq!(q.line(Duration::from_secs(60)).as_deref(), Some("="));
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let exact = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = q
+                .line(left)
+                .expect("analysis lines until the solve is done");
+            assert!(line.starts_with("info move "), "{line}");
+            if line.contains(" scoreLead ") {
+                break line;
+            }
+        };
+        assert!(exact.contains(" winrate 0.0 "), "{threads}: {exact}");
+        assert!(exact.contains(" scoreLead -3.0 "), "{threads}: {exact}");
+        q.send("");
+        // The stream's end: any info lines already written, then the empty line.
+        loop {
+            let line = q.line(Duration::from_secs(30)).expect("the stream ends");
+            if line.is_empty() {
+                break;
+            }
+            assert!(line.starts_with("info move "), "{line}");
+        }
+        assert_eq!(q.ask("name"), "= quartet");
+    }
+}

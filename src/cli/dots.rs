@@ -45,7 +45,7 @@ pub struct DotsArgs {
     /// Square boards only: GoGui cannot draw a rectangle.
     #[arg(long)]
     pub gogui: bool,
-    /// Search threads for one move (and for the `solve` command), sharing one table: 1 to
+    /// Search threads for one move (and for `solve` and `analyze`), sharing one table: 1 to
     /// 256. 1 (the default) keeps matches reproducible: with more, a timed move depends on
     /// how the threads happen to interleave.
     #[arg(long, default_value_t = 1)]

@@ -294,24 +294,32 @@ fn solve(e: &mut DotsEngine, args: &[String]) -> Reply {
     let started = Instant::now();
     let deadline = started.checked_add(e.solve_time);
     let table = Table::new(SOLVE_TT_BITS, e.board.geometry().n_edges());
-    let mut s =
-        Solver::with_table(&e.board, table.share()).map_err(|_| GtpError::new("too large"))?;
-    s.set_limits(Some(e.stop.clone()), deadline);
-    let solved = parallel::solve(&e.board, &table, e.threads, Some(e.stop.clone()), deadline);
-    let (v, m) = match solved {
-        Some(solved) => s.move_of_value(solved.value),
-        None => (0, None),
-    };
-    if solved.is_none() || s.stopped() {
+    let Some((v, m)) = solve_exact(e, &table, e.stop.clone(), deadline) else {
         return Err(GtpError::new(format!(
             "not solved in {:.1} s",
             started.elapsed().as_secs_f64()
         )));
-    }
+    };
     Ok(match m {
         Some(m) => format!("{v} {}", e.board.edge_name(m)),
         None => v.to_string(),
     })
+}
+
+/// The exact value of the position for the side to move and a best edge (none when every
+/// edge is drawn), solved on the engine's threads over `table`; `None` when `stop` or
+/// `deadline` ended the solve first.
+fn solve_exact(
+    e: &DotsEngine,
+    table: &Table,
+    stop: StopToken,
+    deadline: Option<Instant>,
+) -> Option<(i32, Option<usize>)> {
+    let mut s = Solver::with_table(&e.board, table.share()).ok()?;
+    s.set_limits(Some(stop.clone()), deadline);
+    let solved = parallel::solve(&e.board, table, e.threads, Some(stop), deadline)?;
+    let answer = s.move_of_value(solved.value);
+    (!s.stopped()).then_some(answer)
 }
 
 /// `analyze [color] [interval]`: a stream of `info move ...` lines in the KataGo float
@@ -329,20 +337,18 @@ fn analyze(e: &mut DotsEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
     }
     let started = Instant::now();
     let small = e.board.legal_edges().count() <= e.solve_limit;
+    let table = small.then(|| Table::new(SOLVE_TT_BITS, e.board.geometry().n_edges()));
     let mut solved: Option<(i32, Option<usize>)> = None;
     analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
-        if small && solved.is_none() {
-            if let Some(mut s) = Solver::new(&e.board, 22) {
-                // Each attempt restarts; the limit grows with the time already spent.
-                s.set_limits(
-                    Some(stop.clone()),
-                    Some(started + started.elapsed() * 2 + budget),
-                );
-                let r = s.best_move();
-                if !s.stopped() {
-                    solved = Some(r);
-                }
-            }
+        if let (Some(table), None) = (&table, solved) {
+            // Each interval continues on the same table; the limit grows with the time
+            // already spent.
+            solved = solve_exact(
+                e,
+                table,
+                stop.clone(),
+                Some(started + started.elapsed() * 2 + budget),
+            );
         }
         let (mv, winrate, score) = match solved {
             Some((v, m)) => (
