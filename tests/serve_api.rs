@@ -460,6 +460,26 @@ async fn analysis_streams_and_stop_ends_it() {
     let a = c.until(|v| v["type"] == "analysis").await;
     assert!(a["moves"][0]["move"].as_str().unwrap().contains('-'), "{a}");
     assert_eq!(a["ownership"], Value::Null);
+    // A move ends the stream in the same engine, which goes on with the next position.
+    c.send(json!({"type": "play", "move": "a1-b1"})).await;
+    c.state(|s| moves(s).len() == 1).await;
+    let a = c
+        .until(|v| v["type"] == "analysis" && v["to_move"] == "white")
+        .await;
+    assert!(!a["moves"].as_array().unwrap().is_empty());
+    c.send(json!({"type": "analyze", "on": false})).await;
+    let s = c.state(|s| s["analyzing"] == false).await;
+    assert_eq!(moves(&s), ["a1-b1"]);
+    c.send(json!({"type": "players", "white": "engine", "seconds": 0.1}))
+        .await;
+    let s = c
+        .state(|s| s["thinking"] == false && s["to_move"] == "black")
+        .await;
+    assert_eq!(
+        moves(&s)[0],
+        "a1-b1",
+        "the engine replied from the right position"
+    );
 
     c.send(json!({"type": "new", "game": "go", "size": 9, "black": "engine", "white": "human", "seconds": 2.0}))
         .await;
