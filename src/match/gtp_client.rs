@@ -620,11 +620,8 @@ mod tests {
                 "stream open"
             );
             let mut got = Vec::new();
-            loop {
-                match c.next_stream_event().await.unwrap() {
-                    StreamEvent::Line(l) => got.push(l),
-                    StreamEvent::End => break,
-                }
+            while let StreamEvent::Line(l) = c.next_stream_event().await.unwrap() {
+                got.push(l);
             }
             assert_eq!(got, ["info move C3 visits 1", "play C3"]);
             c.start_stream("analyze b").await.unwrap();
