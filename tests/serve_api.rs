@@ -540,7 +540,9 @@ async fn stop_interrupts_the_engine_and_pauses_engine_play() {
     // A new game while the engine thinks: its move is dropped, and the same engine,
     // replayed to the new position, answers from there.
     c.send(json!({"type": "players", "seconds": 60.0})).await;
-    c.state(|s| s["thinking"] == true && s["seconds"] == 60.0)
+    let n = moves(&c.state(|s| s["seconds"] == 60.0).await).len();
+    // The search after the next move is the one given 60 s.
+    c.state(|s| s["thinking"] == true && moves(s).len() > n)
         .await;
     c.send(json!({"type": "new", "game": "go", "size": 9, "black": "human", "white": "human"}))
         .await;
