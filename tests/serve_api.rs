@@ -676,6 +676,33 @@ async fn save_and_load_round_trip_and_bad_records_are_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_engine_is_reported_and_the_session_goes_on() {
+    let addr = start_server_with(|s| s.engine_program = PathBuf::from("/bin/false")).await;
+    let mut c = Client::connect(addr).await;
+    c.send(json!({"type": "new", "game": "go", "size": 9, "black": "engine", "white": "human"}))
+        .await;
+    let e = c.error().await;
+    assert_eq!(e["code"], "engine", "{e}");
+    let s = c.state(|s| s["thinking"] == false).await;
+    assert_eq!(s["paused"], true);
+    assert!(moves(&s).is_empty());
+    // Human against human needs no engine.
+    c.send(json!({"type": "players", "black": "human"})).await;
+    c.state(|_| true).await;
+    c.send(json!({"type": "play", "move": "C3"})).await;
+    let s = c.state(|s| !moves(s).is_empty()).await;
+    assert_eq!(moves(&s), ["C3"]);
+    let rec = c.save().await;
+    assert!(rec["text"].as_str().unwrap().contains(";B[cg]"), "{rec}");
+    let missing =
+        start_server_with(|s| s.engine_program = PathBuf::from("/nonexistent/quartet")).await;
+    let mut c = Client::connect(missing).await;
+    c.send(json!({"type": "new", "game": "dots", "black": "engine"}))
+        .await;
+    assert_eq!(c.error().await["code"], "engine");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_sessions_are_closed_with_their_engine() {
     let addr = start_server_with(|s| s.idle_timeout = Duration::from_millis(500)).await;
     let mut c = Client::connect(addr).await;
