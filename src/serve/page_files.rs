@@ -58,12 +58,23 @@ mod tests {
 
     #[test]
     fn every_file_of_the_folder_is_embedded() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/page");
-        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .collect();
+        fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let e = e.unwrap();
+                let name = format!("{prefix}{}", e.file_name().to_string_lossy());
+                if e.file_type().unwrap().is_dir() {
+                    walk(&e.path(), &format!("{name}/"), out);
+                } else {
+                    out.push(name);
+                }
+            }
+        }
+        let mut on_disk = Vec::new();
+        walk(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/page"),
+            "",
+            &mut on_disk,
+        );
         on_disk.sort();
         let mut embedded = embedded_names();
         embedded.sort();
