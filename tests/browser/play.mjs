@@ -145,7 +145,7 @@ async function checkAnalysis(page, game) {
   const first = await page.textContent("#analysis tbody tr:first-child td:first-child");
   check(first && first.trim().length > 0, `${game}: an analysis row names a move`);
   if (game === "go") {
-    await page.waitForFunction(() => document.querySelectorAll("#board .ownership rect, #board .dead").length > 0, null, { timeout: WAIT });
+    await page.waitForFunction(() => document.querySelector("#board g.ownership"), null, { timeout: WAIT });
   }
   await page.mouse.move(0, 0);
   await page.uncheck("#analyze");

@@ -353,7 +353,14 @@ function init() {
   for (const id of ["black", "white", "seconds"]) $(id).addEventListener("change", playersChanged);
   $("pass").addEventListener("click", () => play("pass"));
   $("undo").addEventListener("click", () => send({ type: "undo" }));
-  $("stop").addEventListener("click", () => send({ type: "stop" }));
+  $("stop").addEventListener("click", () => {
+    // The server ends live analysis with the search; the switch says so.
+    $("analyze").checked = false;
+    analysis = null;
+    hovered = null;
+    send({ type: "stop" });
+    renderAnalysis();
+  });
   $("resume").addEventListener("click", () => send({ type: "resume" }));
   $("save").addEventListener("click", () => send({ type: "save" }));
   $("load").addEventListener("click", () => $("load-file").click());
