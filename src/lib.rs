@@ -14,3 +14,4 @@ pub mod othello;
 pub mod protocol;
 pub mod record;
 pub mod search;
+pub mod serve;

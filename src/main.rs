@@ -29,6 +29,8 @@ enum Command {
     Train(cli::train::TrainArgs),
     /// Play two engines against each other and print a results table.
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// Serve a web page to play and analyse the four games in a browser.
+    Serve(cli::serve::ServeArgs),
     /// A deliberately simple (or broken) GTP engine for testing the referee.
     #[command(hide = true)]
     FakeGtp(cli::fake_gtp::FakeGtpArgs),
@@ -58,6 +60,7 @@ fn main() {
         Command::Bench(a) => cli::bench::run(a),
         Command::Train(a) => cli::train::run(a),
         Command::Match(a) => cli::match_cmd::run(*a),
+        Command::Serve(a) => cli::serve::run(a),
         Command::FakeGtp(a) => cli::fake_gtp::run(a),
     };
     if let Err(e) = result {

@@ -13,6 +13,7 @@ pub mod match_cmd;
 pub mod match_tourney;
 pub mod othello;
 pub mod othello_learn;
+pub mod serve;
 pub mod train;
 pub mod train_go;
 pub mod train_gomoku;

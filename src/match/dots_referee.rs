@@ -39,6 +39,15 @@ impl DotsReferee {
         })
     }
 
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The moves played, in order, with who drew each edge.
+    pub fn moves(&self) -> &[(Color, usize)] {
+        &self.moves
+    }
+
     pub fn with_max_moves(mut self, max_moves: usize) -> DotsReferee {
         self.max_moves = max_moves;
         self

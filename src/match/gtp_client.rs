@@ -146,6 +146,28 @@ pub struct GtpClient {
     /// The id of the next GTP command. Every command carries one so that an answer to
     /// another command (a stale one, or an engine answering out of turn) is caught.
     next_id: u32,
+    /// The streamed answer being read, if any (see [`GtpClient::start_stream`]).
+    stream: Option<StreamState>,
+    /// The start of a line read by a cancelled [`GtpClient::next_stream_event`].
+    partial: Vec<u8>,
+}
+
+/// Where the reading of a streamed answer stands.
+#[derive(Clone, Debug)]
+struct StreamState {
+    id: u32,
+    header_seen: bool,
+    /// A `?` answer: its message, returned once its closing empty line is read.
+    failure: Option<String>,
+}
+
+/// One piece of a streamed answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StreamEvent {
+    /// A line of the answer: the text after `=id` if there is any, then every later line.
+    Line(String),
+    /// The empty line that ends the answer.
+    End,
 }
 
 impl GtpClient {
@@ -191,6 +213,8 @@ impl GtpClient {
             command_line: command_line.to_string(),
             bridge: (protocol == Protocol::Pbrain).then(PbrainBridge::new),
             next_id: 1,
+            stream: None,
+            partial: Vec::new(),
         })
     }
 
@@ -202,7 +226,7 @@ impl GtpClient {
     /// for its answer. `Ok` is the body of a `=` answer, trimmed; `?` answers are
     /// `Err(Failure)`; an answer with another command's id is `Err(Malformed)`.
     pub async fn send(&mut self, command: &str, timeout: Duration) -> Result<String, ClientError> {
-        if !self.usable {
+        if !self.usable || self.stream.is_some() {
             return Err(ClientError::Unusable);
         }
         let result = match tokio::time::timeout(timeout, self.exchange(command)).await {
@@ -219,12 +243,7 @@ impl GtpClient {
     }
 
     async fn exchange(&mut self, command: &str) -> Result<String, ClientError> {
-        // One command, one line: an embedded newline would desync every later answer.
-        let line: String = command
-            .trim_end()
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
+        let line = one_line(command);
         if self.bridge.is_some() {
             return self.exchange_pbrain(&line).await;
         }
@@ -232,6 +251,137 @@ impl GtpClient {
         self.next_id = self.next_id.wrapping_add(1);
         self.write_lines(&[format!("{id} {line}")]).await?;
         read_answer(&mut self.stdout, Some(id)).await
+    }
+
+    /// Sends a command whose answer is read piece by piece with
+    /// [`GtpClient::next_stream_event`] (an analysis stream, or a `genmove` that may be
+    /// interrupted). GTP engines only; no other command may be sent until the answer's
+    /// [`StreamEvent::End`] (or an error) has been read. Waits only for the pipe.
+    pub async fn start_stream(&mut self, command: &str) -> Result<(), ClientError> {
+        if !self.usable || self.stream.is_some() || self.bridge.is_some() {
+            return Err(ClientError::Unusable);
+        }
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        let line = format!("{id} {}", one_line(command));
+        if let Err(e) = self.write_lines(&[line]).await {
+            self.usable = false;
+            return Err(e);
+        }
+        self.stream = Some(StreamState {
+            id,
+            header_seen: false,
+            failure: None,
+        });
+        Ok(())
+    }
+
+    /// The next piece of the streamed answer. Blocks until the engine writes a line (the
+    /// caller bounds the wait); cancel-safe, so it can race a stop request in
+    /// `tokio::select!`: a line half read is kept for the next call. A `?` answer is
+    /// `Err(Failure)` once its closing empty line is read, and ends the stream.
+    pub async fn next_stream_event(&mut self) -> Result<StreamEvent, ClientError> {
+        let result = self.stream_event().await;
+        match &result {
+            Ok(StreamEvent::End) | Err(ClientError::Failure(_)) => self.stream = None,
+            Ok(StreamEvent::Line(_)) => {}
+            Err(_) => {
+                self.stream = None;
+                self.usable = false;
+            }
+        }
+        result
+    }
+
+    async fn stream_event(&mut self) -> Result<StreamEvent, ClientError> {
+        loop {
+            let Some(state) = self.stream.clone() else {
+                return Err(ClientError::Unusable);
+            };
+            let raw = self.read_kept_line().await?;
+            let line = raw.trim_end();
+            if !state.header_seen {
+                if line.is_empty() {
+                    continue;
+                }
+                let (ok, rest) = match line.as_bytes()[0] {
+                    b'=' => (true, &line[1..]),
+                    b'?' => (false, &line[1..]),
+                    _ => return Err(ClientError::Malformed(line.to_string())),
+                };
+                let digits = rest
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(rest.len());
+                let (id, rest) = rest.split_at(digits);
+                if !id.is_empty() && id.parse() != Ok(state.id) {
+                    return Err(ClientError::Malformed(format!(
+                        "{line} (wanted id {})",
+                        state.id
+                    )));
+                }
+                let rest = rest.trim().to_string();
+                self.stream = Some(StreamState {
+                    header_seen: true,
+                    failure: (!ok).then(|| rest.clone()),
+                    ..state
+                });
+                if ok && !rest.is_empty() {
+                    return Ok(StreamEvent::Line(rest));
+                }
+                continue;
+            }
+            if line.is_empty() {
+                return match state.failure {
+                    Some(message) => Err(ClientError::Failure(message)),
+                    None => Ok(StreamEvent::End),
+                };
+            }
+            if state.failure.is_none() {
+                return Ok(StreamEvent::Line(line.to_string()));
+            }
+        }
+    }
+
+    /// Writes one line that is no command and gets no answer: `# interrupt` (stops a
+    /// running `genmove`), or an empty line (ends an analysis stream).
+    pub async fn send_line(&mut self, line: &str) -> Result<(), ClientError> {
+        if !self.usable {
+            return Err(ClientError::Unusable);
+        }
+        let result = self.write_lines(&[one_line(line)]).await;
+        if result.is_err() {
+            self.usable = false;
+        }
+        result
+    }
+
+    /// One line from the engine, cancel-safe: bytes read before a cancellation stay in
+    /// `partial` (`fill_buf` itself loses nothing when cancelled).
+    async fn read_kept_line(&mut self) -> Result<String, ClientError> {
+        loop {
+            let chunk = self
+                .stdout
+                .fill_buf()
+                .await
+                .map_err(|_| ClientError::Died)?;
+            if chunk.is_empty() {
+                return Err(ClientError::Died);
+            }
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            self.partial.extend_from_slice(&chunk[..take]);
+            self.stdout.consume(take);
+            if self.partial.len() > MAX_LINE {
+                return Err(ClientError::Malformed("overlong line".into()));
+            }
+            if done {
+                let mut buf = std::mem::take(&mut self.partial);
+                buf.pop();
+                return Ok(String::from_utf8_lossy(&buf).into_owned());
+            }
+        }
     }
 
     async fn write_lines(&mut self, lines: &[String]) -> Result<(), ClientError> {
@@ -314,6 +464,15 @@ impl GtpClient {
             let _ = self.child.kill().await;
         }
     }
+}
+
+/// One command, one line: an embedded newline would desync every later answer.
+fn one_line(command: &str) -> String {
+    command
+        .trim_end()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 /// Reads one GTP answer: skips empty lines before it, then takes lines up to the next empty

@@ -42,6 +42,16 @@ impl OthelloReferee {
     }
 
     /// Black and white discs.
+    /// The position, from the side to move's view (`p` is theirs).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The moves played, in order (forced passes are not moves here).
+    pub fn moves(&self) -> &[(Color, usize)] {
+        &self.moves
+    }
+
     pub fn discs(&self) -> (u32, u32) {
         let (me, other) = (self.board.p.count_ones(), self.board.o.count_ones());
         match self.to_move {
