@@ -124,6 +124,31 @@ async function humanMove(page, game, move) {
   return v;
 }
 
+/**
+ * Dots, for the screenshots: an edge that completes a box, else one that gives no box its
+ * third side, else any (read from the page's last state).
+ */
+async function dotsChoice(page) {
+  return page.evaluate(() => {
+    const d = window.quartet.state.dots;
+    const key = (a, b) => [a.join(","), b.join(",")].sort().join("|");
+    const drawn = new Set(d.edges.filter((e) => e.by).map((e) => key(e.from, e.to)));
+    const sides = (x, y) => [key([x, y], [x + 1, y]), key([x, y + 1], [x + 1, y + 1]), key([x, y], [x, y + 1]), key([x + 1, y], [x + 1, y + 1])];
+    const boxesOf = (e) => {
+      const [[x0, y0], [x1, y1]] = [e.from, e.to];
+      const out = [];
+      if (y0 === y1) { const x = Math.min(x0, x1); if (y0 > 0) out.push([x, y0 - 1]); if (y0 < d.rows) out.push([x, y0]); }
+      else { const y = Math.min(y0, y1); if (x0 > 0) out.push([x0 - 1, y]); if (x0 < d.cols) out.push([x0, y]); }
+      return out;
+    };
+    const count = (x, y) => sides(x, y).filter((k) => drawn.has(k)).length;
+    const free = d.edges.filter((e) => !e.by);
+    return (free.find((e) => boxesOf(e).some(([x, y]) => count(x, y) === 3))
+      || free.find((e) => boxesOf(e).every(([x, y]) => count(x, y) < 2))
+      || free[0]).move;
+  });
+}
+
 /** Picks the first of `prefs` that the page marks legal, else the first legal point. */
 function choose(v, prefs) {
   const legal = v.legal.filter((m) => m !== "pass");
@@ -222,21 +247,24 @@ async function runTest() {
 const SHOTS = [
   { game: "go", size: 9, prefs: ["E5", "C4", "G5", "C6", "E7", "D3", "G3"], moves: 6 },
   { game: "othello", size: 8, prefs: ["f5", "d6", "c3", "f4", "e6", "c5", "f3", "c4"], moves: 6 },
-  { game: "gomoku", size: 15, rule: "renju", prefs: ["H8", "J9", "G9", "J7", "G7", "K8"], moves: 5 },
-  { game: "dots", cols: 4, rows: 3, prefs: ["a1-b1", "d4-e4", "c1-c2", "b3-b4", "e2-e3", "a2-a3", "c3-d3", "b2-c2", "d1-d2", "a4-b4"], moves: 9 },
+  { game: "gomoku", size: 15, rule: "renju", prefs: ["H8", "J9", "G9", "J7", "G7", "K8"], moves: 4 },
+  { game: "dots", cols: 4, rows: 3, prefs: [], moves: 9 },
 ];
 
 async function runShots() {
   const { context, done } = await launch({ width: 1200, height: 800 });
   try {
     const { page } = await openPage(context);
-    for (const g of SHOTS) {
+    const only = (process.env.SHOT_GAMES || "").split(",").filter(Boolean);
+    for (const g of SHOTS.filter((s) => !only.length || only.includes(s.game))) {
       let v = await startGame(page, g, 0.3);
       for (let i = 0; i < g.moves && !v.over; i++) {
-        const m = choose(v, g.prefs);
+        const m = g.game === "dots" ? await dotsChoice(page) : choose(v, g.prefs);
         if (!m) break;
         v = await humanMove(page, g.game, m);
       }
+      console.log(`${g.game}: ${v.history.map((h) => h.move).join(" ")}${v.over ? " (over)" : ""}`);
+      check(!v.over, `${g.game}: the game goes on for the picture with analysis`);
       await page.check("#analyze");
       await page.waitForFunction(() => document.querySelectorAll("#analysis tbody tr").length >= 1
         && document.querySelectorAll("#board .top-move").length >= 1, null, { timeout: WAIT });

@@ -101,7 +101,8 @@ export function drawDots(svg, ctx) {
       const [mx, my] = mid(e);
       const t = el("g", { class: "top-move", "data-move": e.move, "data-rank": i + 1 }, g);
       el("circle", { cx: mx, cy: my, r: 13, fill: i === 0 ? "#3fbf7f" : "#f2c94c", stroke: i === 0 ? "#1b6e46" : "#a07f12", "stroke-width": 1.5 }, t);
-      text(t, mx, my, String(Math.round((m.share ?? 0) * 100)), { "font-size": 11, "font-weight": 600, fill: "#111" });
+      const pct = Math.round((m.share ?? 0) * 100);
+      text(t, mx, my, String(pct), { "font-size": pct >= 100 ? 10 : 12, "font-weight": 600, fill: "#111" });
     });
   }
   // Dots on top of everything.

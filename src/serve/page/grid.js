@@ -38,10 +38,12 @@ export function drawGrid(svg, ctx) {
   const px = (c) => margin + (squares ? (c + 0.5) * cell : c * cell);
   const py = (r) => margin + (squares ? (r + 0.5) * cell : r * cell);
   const key = `${s.game}:${cols}x${rows}`;
-  const L = layers(svg, key, `0 0 ${w + 2 * margin} ${h + 2 * margin}`);
+  // Othello's labels sit only above and left of the board: a thinner frame on the other two sides.
+  const far = squares ? margin / 2 : margin;
+  const L = layers(svg, key, `0 0 ${w + margin + far} ${h + margin + far}`);
 
   if (L.fresh) {
-    drawBase(L.base, s, st, cols, rows, w, h, px, py);
+    drawBase(L.base, s, st, cols, rows, w, h, far, px, py);
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const move = s.col_labels[c] + s.row_labels[r];
@@ -153,9 +155,9 @@ export function drawGrid(svg, ctx) {
   }
 }
 
-function drawBase(g, s, st, cols, rows, w, h, px, py) {
+function drawBase(g, s, st, cols, rows, w, h, far, px, py) {
   const { cell, margin, squares, wood, line } = st;
-  el("rect", { x: 0, y: 0, width: w + 2 * margin, height: h + 2 * margin, rx: 6, fill: squares ? "#163d24" : wood }, g);
+  el("rect", { x: 0, y: 0, width: w + margin + far, height: h + margin + far, rx: 6, fill: squares ? "#163d24" : wood }, g);
   if (squares) {
     el("rect", { x: margin, y: margin, width: w, height: h, fill: wood }, g);
     for (let i = 0; i <= cols; i++) el("line", { x1: margin + i * cell, y1: margin, x2: margin + i * cell, y2: margin + h, stroke: line, "stroke-width": 1.5 }, g);
@@ -194,7 +196,7 @@ function drawTop(dyn, moves, at, px, py, cell) {
       stroke: i === 0 ? "#1b6e46" : "#a07f12", "stroke-width": 1.5,
     }, t);
     const pct = Math.round((m.share ?? 0) * 100);
-    text(t, px(c), py(r), `${pct}`, { "font-size": cell * 0.34, "font-weight": 600, fill: "#111" });
+    text(t, px(c), py(r), `${pct}`, { "font-size": cell * (pct >= 100 ? 0.27 : 0.34), "font-weight": 600, fill: "#111" });
   });
 }
 
