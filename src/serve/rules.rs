@@ -100,9 +100,9 @@ impl GameSpec {
     }
 }
 
-/// A referee of each game.
+/// A referee of each game (Go's boxed: its board is far larger than the others').
 pub enum Rules {
-    Go(GoReferee),
+    Go(Box<GoReferee>),
     Othello(OthelloReferee),
     Gomoku(GomokuReferee),
     Dots(DotsReferee),
@@ -135,7 +135,7 @@ impl Position {
     pub fn new(spec: &GameSpec) -> Result<Position, String> {
         let rules = match spec.kind {
             GameKind::Go => GoReferee::new(spec.size, spec.komi)
-                .map(Rules::Go)
+                .map(|g| Rules::Go(Box::new(g)))
                 .ok_or_else(|| format!("Go board size {} is not supported", spec.size))?,
             GameKind::Othello => Rules::Othello(OthelloReferee::new()),
             GameKind::Gomoku => GomokuReferee::new(spec.size, spec.rule, &[])
@@ -206,7 +206,7 @@ impl Position {
         let color = self.to_move();
         let text = text.trim();
         let name = match &mut self.rules {
-            Rules::Go(g) => try_play(g, color, text)?,
+            Rules::Go(g) => try_play(g.as_mut(), color, text)?,
             Rules::Othello(g) => {
                 if text.eq_ignore_ascii_case("pass") {
                     return Err(format!("{color} has a move and cannot pass"));

@@ -378,13 +378,20 @@ impl Session {
                 g.paused = true;
             }
         }
+        let mut stale = false;
         if g.analyzing {
             stop = true;
             g.analyzing = false;
+            // Lines the stream wrote before it saw the stop are not shown; a move search
+            // keeps its epoch, as its move still counts.
+            stale = !g.thinking;
         }
         g.analysis_on = false;
         if stop {
             self.job(Job::Stop);
+        }
+        if stale {
+            self.bump_epoch();
         }
         self.send_state();
     }
