@@ -5,6 +5,7 @@
 # when installed).
 # Needs Debian's Chromium (apt-get install chromium) and `npm install` in tests/browser.
 # Usage: scripts/serve_screenshots.sh [OUT_DIR]   (default docs/images)
+#        SHOT_GAMES=go,dots scripts/serve_screenshots.sh   (only those games)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/images}
@@ -21,9 +22,10 @@ for _ in $(seq 100); do
     sleep 0.2
 done
 
+export SHOT_GAMES=${SHOT_GAMES:-go,othello,gomoku,dots}
 (cd tests/browser && node play.mjs shots "http://127.0.0.1:$port/" "$out")
 
-for game in go othello gomoku dots; do
+for game in ${SHOT_GAMES//,/ }; do
     png="$out/serve-$game.png"
     if command -v pngquant >/dev/null; then
         pngquant --force --skip-if-larger --quality 70-95 --output "$png" "$png" || true

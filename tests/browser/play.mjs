@@ -248,7 +248,7 @@ const SHOTS = [
   { game: "go", size: 9, prefs: ["E5", "C4", "G5", "C6", "E7", "D3", "G3"], moves: 6 },
   { game: "othello", size: 8, prefs: ["f5", "d6", "c3", "f4", "e6", "c5", "f3", "c4"], moves: 6 },
   { game: "gomoku", size: 15, rule: "renju", prefs: ["H8", "J9", "G9", "J7", "G7", "K8"], moves: 4 },
-  { game: "dots", cols: 4, rows: 3, prefs: [], moves: 9 },
+  { game: "dots", cols: 4, rows: 4, prefs: [], moves: 20, boxes: 4 },
 ];
 
 async function runShots() {
@@ -259,6 +259,8 @@ async function runShots() {
     for (const g of SHOTS.filter((s) => !only.length || only.includes(s.game))) {
       let v = await startGame(page, g, 0.3);
       for (let i = 0; i < g.moves && !v.over; i++) {
+        // Dots: stop once some boxes are taken, so the picture shows them.
+        if (g.boxes && (await page.locator("#board .box").count()) >= g.boxes) break;
         const m = g.game === "dots" ? await dotsChoice(page) : choose(v, g.prefs);
         if (!m) break;
         v = await humanMove(page, g.game, m);
