@@ -15,9 +15,13 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 const WAIT: Duration = Duration::from_secs(120);
 
 async fn start_server(max_games: usize) -> SocketAddr {
+    start_server_with(|s| s.max_games = max_games).await
+}
+
+async fn start_server_with(change: impl FnOnce(&mut ServeSettings)) -> SocketAddr {
     let mut settings = ServeSettings::new(PathBuf::from(env!("CARGO_BIN_EXE_quartet")));
     settings.port = 0;
-    settings.max_games = max_games;
+    change(&mut settings);
     let (addr, server) = bind(settings).await.expect("bind");
     tokio::spawn(server);
     addr
@@ -410,6 +414,18 @@ async fn the_games_cap_answers_busy_until_a_game_closes() {
     assert_eq!(a.reply().await["type"], "state");
     a.ws.close(None).await.unwrap();
     drop(a);
+    // Closing the socket ends the game and its engine process.
+    let freed = tokio::time::timeout(WAIT, async {
+        loop {
+            let info: Value = serde_json::from_str(&http_get(addr, "/api/info").await.2).unwrap();
+            if info["open_games"] == 0 && info["engines"] == 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+    assert!(freed.is_ok(), "the engine process never exited");
 
     let got = tokio::time::timeout(WAIT, async {
         loop {
@@ -460,7 +476,30 @@ async fn analysis_streams_and_stop_ends_it() {
     let a = c.until(|v| v["type"] == "analysis").await;
     assert!(a["moves"][0]["move"].as_str().unwrap().contains('-'), "{a}");
     assert_eq!(a["ownership"], Value::Null);
+    // A move ends the stream in the same engine, which goes on with the next position.
+    c.send(json!({"type": "play", "move": "a1-b1"})).await;
+    c.state(|s| moves(s).len() == 1).await;
+    let a = c
+        .until(|v| v["type"] == "analysis" && v["to_move"] == "white")
+        .await;
+    assert!(!a["moves"].as_array().unwrap().is_empty());
+    c.send(json!({"type": "analyze", "on": false})).await;
+    let s = c.state(|s| s["analyzing"] == false).await;
+    assert_eq!(moves(&s), ["a1-b1"]);
+    c.send(json!({"type": "players", "white": "engine", "seconds": 0.1}))
+        .await;
+    let s = c
+        .state(|s| s["thinking"] == false && s["to_move"] == "black")
+        .await;
+    assert_eq!(
+        moves(&s)[0],
+        "a1-b1",
+        "the engine replied from the right position"
+    );
 
+    // Analysis stays on into a new game, where the Go engine streams its own search.
+    c.send(json!({"type": "analyze", "on": true})).await;
+    c.state(|s| s["analyzing"] == true).await;
     c.send(json!({"type": "new", "game": "go", "size": 9, "black": "engine", "white": "human", "seconds": 2.0}))
         .await;
     let s = c.state(|_| true).await;
@@ -613,6 +652,35 @@ async fn save_and_load_round_trip_and_bad_records_are_refused() {
     assert_eq!(c.save().await, before, "the game is unchanged");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_sessions_are_closed_with_their_engine() {
+    let addr = start_server_with(|s| s.idle_timeout = Duration::from_millis(500)).await;
+    let mut c = Client::connect(addr).await;
+    c.send(json!({"type": "new", "game": "othello", "black": "human", "white": "engine"}))
+        .await;
+    c.state(|_| true).await;
+    let end = tokio::time::timeout(WAIT, async {
+        while let Some(Ok(m)) = c.ws.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the idle session stayed open");
+    let freed = tokio::time::timeout(WAIT, async {
+        loop {
+            let info: Value = serde_json::from_str(&http_get(addr, "/api/info").await.2).unwrap();
+            if info["open_games"] == 0 && info["engines"] == 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+    assert!(freed.is_ok(), "the engine process never exited");
+}
+
 async fn http_get(addr: SocketAddr, path: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let req = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
@@ -646,4 +714,5 @@ async fn http_serves_the_page_and_404s_the_rest() {
     let info: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(info["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(info["open_games"], 0);
+    assert_eq!(info["engines"], 0);
 }

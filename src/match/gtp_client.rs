@@ -599,6 +599,53 @@ mod tests {
         assert_eq!(answer_to(b"= C3\n\n", None), Ok("C3".into()));
     }
 
+    /// A streamed answer read piece by piece from a scripted engine: lines, the end, a `?`
+    /// answer, and a line split across a cancelled read that is not lost.
+    #[test]
+    fn streams_lines_and_survives_cancelled_reads() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let script = r#"read a; printf '=1\ninfo move C3 visits 1\nplay C3\n\n'; \
+                read b; printf '?2 game is over\n\n'; \
+                read c; printf '=3\ninf'; sleep 0.5; printf 'o rest\n\n'; \
+                read d; printf '= %s%s\n\n' $d; cat >/dev/null"#;
+            let line = format!("sh -c \"{script}\"");
+            let mut c = GtpClient::spawn(&line, &StderrTarget::Null).unwrap();
+            c.start_stream("kata-genmove_analyze b").await.unwrap();
+            assert!(
+                c.send("name", Duration::from_secs(5)).await.is_err(),
+                "stream open"
+            );
+            let mut got = Vec::new();
+            while let StreamEvent::Line(l) = c.next_stream_event().await.unwrap() {
+                got.push(l);
+            }
+            assert_eq!(got, ["info move C3 visits 1", "play C3"]);
+            c.start_stream("analyze b").await.unwrap();
+            assert_eq!(
+                c.next_stream_event().await,
+                Err(ClientError::Failure("game is over".into()))
+            );
+            c.start_stream("analyze b 20").await.unwrap();
+            let cut = tokio::time::timeout(Duration::from_millis(100), c.next_stream_event()).await;
+            assert!(cut.is_err(), "the line is not complete yet");
+            assert_eq!(
+                c.next_stream_event().await,
+                Ok(StreamEvent::Line("info rest".into()))
+            );
+            assert_eq!(c.next_stream_event().await, Ok(StreamEvent::End));
+            c.send_line("# interrupt").await.unwrap();
+            assert_eq!(
+                c.send("x", Duration::from_secs(5)).await,
+                Ok("#interrupt".into()),
+                "the raw line carries no id"
+            );
+        });
+    }
+
     #[test]
     fn parses_answers_leniently() {
         assert_eq!(answer(b"= C3\n\n"), Ok("C3".into()));

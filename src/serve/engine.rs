@@ -16,7 +16,7 @@ use crate::matches::referee::gtp_seconds;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::time::Instant;
 
 /// Limit for an ordinary command (setup, `play`).
@@ -83,12 +83,14 @@ fn command_line(program: &Path, kind: GameKind) -> String {
     format!("'{program}' {}", kind.name())
 }
 
-/// Starts the engine process and its worker task. Must be called inside a tokio runtime.
+/// Starts the engine process and its worker task, which holds `permit` until the process
+/// has exited. Must be called inside a tokio runtime.
 pub fn spawn(
     program: &Path,
     kind: GameKind,
     events: mpsc::UnboundedSender<Event>,
     analysis: AnalysisSink,
+    permit: OwnedSemaphorePermit,
 ) -> Result<EngineHandle, String> {
     let client = GtpClient::spawn(&command_line(program, kind), &StderrTarget::Null)
         .map_err(|e| e.to_string())?;
@@ -100,6 +102,7 @@ pub fn spawn(
         pending: VecDeque::new(),
         events,
         analysis,
+        _permit: permit,
     };
     tokio::spawn(worker.run());
     Ok(EngineHandle { kind, jobs: tx })
@@ -113,6 +116,9 @@ struct Worker {
     pending: VecDeque<Job>,
     events: mpsc::UnboundedSender<Event>,
     analysis: AnalysisSink,
+    /// One of the server's engine places, given back when the worker (and so the process)
+    /// has ended.
+    _permit: OwnedSemaphorePermit,
 }
 
 /// Why the worker stops.

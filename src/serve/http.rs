@@ -38,6 +38,7 @@ async fn info(State(shared): State<Arc<Shared>>) -> Json<serde_json::Value> {
         "seconds": [super::messages::SECONDS_RANGE.0, super::messages::SECONDS_RANGE.1],
         "max_games": max,
         "open_games": open,
+        "engines": shared.running_engines(),
         "max_frame": shared.settings.max_frame,
     }))
 }

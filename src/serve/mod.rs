@@ -57,6 +57,16 @@ pub struct Shared {
     pub settings: ServeSettings,
     /// One permit per game that holds an engine.
     pub games: Arc<Semaphore>,
+    /// One permit per engine process until it has exited: twice the games, so a game can
+    /// switch engines while the old one quits, but a client cannot pile up processes.
+    pub engines: Arc<Semaphore>,
+}
+
+impl Shared {
+    /// Engine processes started and not yet known to have exited.
+    pub fn running_engines(&self) -> usize {
+        2 * self.settings.max_games - self.engines.available_permits()
+    }
 }
 
 /// Binds the listening socket and answers its address and the server, which runs until
@@ -74,6 +84,7 @@ pub async fn bind(
     let addr = listener.local_addr()?;
     let shared = Arc::new(Shared {
         games: Arc::new(Semaphore::new(settings.max_games)),
+        engines: Arc::new(Semaphore::new(2 * settings.max_games)),
         settings,
     });
     let app = http::router(shared);

@@ -207,11 +207,18 @@ impl Session {
         let commands = g.pos.replay_commands();
         let kind = g.pos.spec().kind;
         if self.engine.is_none() {
+            let Ok(permit) = self.shared.engines.clone().try_acquire_owned() else {
+                return self.error(
+                    ErrorCode::Busy,
+                    "the engines of closed games are still stopping; try again",
+                );
+            };
             match engine::spawn(
                 &self.shared.settings.engine_program,
                 kind,
                 self.events.clone(),
                 self.analysis.clone(),
+                permit,
             ) {
                 Ok(e) => self.engine = Some(e),
                 Err(e) => return self.error(ErrorCode::Engine, e),
