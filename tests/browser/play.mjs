@@ -7,7 +7,7 @@
 // Chromium: $CHROMIUM or /usr/bin/chromium. Run by tests/serve_browser.rs and
 // scripts/serve_screenshots.sh.
 import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -177,6 +177,46 @@ async function checkAnalysis(page, game) {
   await page.waitForFunction(() => document.querySelectorAll("#analysis tbody tr").length === 0, null, { timeout: WAIT });
 }
 
+/** Saves the record (a download), starts over, loads the file back: the same moves return. */
+async function checkSaveLoad(page, game) {
+  const before = await view(page);
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: WAIT }), page.click("#save")]);
+  const file = await download.path();
+  const text = readFileSync(file, "utf8");
+  const name = download.suggestedFilename();
+  const ext = { go: ".sgf", gomoku: ".sgf", othello: ".ggf", dots: ".txt" }[game];
+  check(name.endsWith(ext), `${game}: the record is saved as ${ext} (${name})`);
+  check(text.trim().length > 0, `${game}: the record is not empty`);
+  await page.click("#new");
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 0, null, { timeout: WAIT });
+  await page.setInputFiles("#load-file", file);
+  await page.waitForFunction((n) => document.querySelectorAll("#history li").length === n, before.history.length, { timeout: WAIT });
+  const after = await waitHumanTurn(page);
+  check(JSON.stringify(after.history) === JSON.stringify(before.history), `${game}: loading the saved record gives the same moves`);
+  check(JSON.stringify(after.stones) === JSON.stringify(before.stones) && JSON.stringify(after.lines) === JSON.stringify(before.lines), `${game}: and the same board`);
+  return after;
+}
+
+/** Engine against engine: moves come by themselves; Stop pauses them, Resume goes on. */
+async function checkWatch(page) {
+  await page.selectOption("#game", "othello");
+  await page.selectOption("#black", "engine");
+  await page.selectOption("#white", "engine");
+  await page.fill("#seconds", "0.1");
+  await page.click("#new");
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length >= 4, null, { timeout: WAIT });
+  await page.click("#stop");
+  await page.waitForFunction(() => /paused/.test(document.getElementById("turn").textContent), null, { timeout: WAIT });
+  const n = (await view(page)).history.length;
+  check(!(await page.isDisabled("#resume")), "watch: Resume is offered when paused");
+  await page.waitForTimeout(1000);
+  check((await view(page)).history.length === n, "watch: no move while paused");
+  await page.click("#resume");
+  await page.waitForFunction((k) => document.querySelectorAll("#history li").length > k, n, { timeout: WAIT });
+  await page.click("#stop");
+  await page.selectOption("#black", "human");
+}
+
 const GAMES = [
   { game: "go", size: 9, prefs: ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5"], moves: 3 },
   { game: "othello", size: 8, prefs: ["f5", "d6", "c3", "f4", "e6", "c5"], moves: 3 },
@@ -236,7 +276,11 @@ async function runTest() {
         check(u.history.length === n - 2 && u.toMove === "black", `go: undo takes back the engine's reply and our move (${n} -> ${u.history.length})`);
       }
       if (!v.over) await checkAnalysis(page, g.game);
+      await checkSaveLoad(page, g.game);
+      console.log(`${g.game}: saved and loaded`);
     }
+    await checkWatch(page);
+    console.log("watch: engine against engine, stopped and resumed");
     check(errors.length === 0, `no script errors on the page: ${errors.join("; ")}`);
     console.log("ok: all four games played by clicking");
   } finally {

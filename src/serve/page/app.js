@@ -96,6 +96,11 @@ function onMessage(msg) {
         hovered = null;
       }
       state = msg;
+      // The server keeps the analysis switch (a stop turns it off): show its value.
+      if (typeof msg.analyzing === "boolean" && $("analyze").checked !== msg.analyzing) {
+        $("analyze").checked = msg.analyzing;
+        if (!msg.analyzing) analysis = null;
+      }
       render();
       break;
     }
@@ -269,7 +274,8 @@ function renderButtons() {
   const human = humanToMove();
   const legal = new Set((s.legal || []).map(moveKey));
   $("pass").disabled = !human || !legal.has("pass");
-  $("pass").hidden = s.game === "gomoku" || s.game === "dots";
+  // Only Go passes by choice; the other rules pass for a player or never.
+  $("pass").hidden = s.game !== "go";
   $("undo").disabled = s.moves.length === 0 || s.thinking;
   $("stop").disabled = !s.thinking && !s.analyzing;
   const engineNext = !s.over && s.players[s.to_move] === "engine" && !s.thinking;
