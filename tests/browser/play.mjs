@@ -197,6 +197,18 @@ async function checkSaveLoad(page, game) {
   return after;
 }
 
+/** A whole game (Dots on one box): the filled box, the box score and the result show. */
+async function checkGameOver(page) {
+  let v = await startGame(page, { game: "dots", cols: 1, rows: 1 }, 0.2);
+  while (!v.over) v = await humanMove(page, "dots", choose(v, []));
+  check(v.lines.length === 4 && v.lines.every((l) => l.color), "dots 1x1: all four lines drawn");
+  const box = await page.getAttribute("#board .box", "data-owner");
+  const score = await page.evaluate(() => [...document.querySelectorAll("[data-score]")].map((e) => [e.dataset.score, Number(e.textContent)]));
+  check(score.some(([who, n]) => who === box && n === 1), `dots 1x1: the box score gives the box to its owner (${box}, ${JSON.stringify(score)})`);
+  check(/wins by 1 box/.test(v.turnText), `dots 1x1: the result is shown (${v.turnText})`);
+  check(await page.isDisabled("#move-input"), "dots 1x1: no more moves once over");
+}
+
 /** Engine against engine: moves come by themselves; Stop pauses them, Resume goes on. */
 async function checkWatch(page) {
   await page.selectOption("#game", "othello");
@@ -279,6 +291,8 @@ async function runTest() {
       await checkSaveLoad(page, g.game);
       console.log(`${g.game}: saved and loaded`);
     }
+    await checkGameOver(page);
+    console.log("dots 1x1: played to the end, the result shown");
     await checkWatch(page);
     console.log("watch: engine against engine, stopped and resumed");
     check(errors.length === 0, `no script errors on the page: ${errors.join("; ")}`);

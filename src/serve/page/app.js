@@ -36,7 +36,8 @@ function resultText(game, result) {
   if (/^r/i.test(by)) return `${who} wins by resignation`;
   if (/^t/i.test(by)) return `${who} wins on time`;
   if (/^f/i.test(by)) return `${who} wins by forfeit`;
-  const unit = { go: " points", othello: " discs", dots: " boxes" }[game] || "";
+  const one = Number(by) === 1;
+  const unit = { go: one ? " point" : " points", othello: one ? " disc" : " discs", dots: one ? " box" : " boxes" }[game] || "";
   return `${who} wins by ${by}${unit}`;
 }
 
