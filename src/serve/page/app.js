@@ -90,6 +90,8 @@ function onMessage(msg) {
       newGame();
       break;
     case "state": {
+      const geometry = (x) => x && `${x.game}:${x.dots ? `${x.dots.cols}x${x.dots.rows}` : x.size}:${x.rule}`;
+      if (geometry(state) !== geometry(msg)) syncForm(msg);
       const moved = !state || state.game !== msg.game || state.moves.length !== msg.moves.length || state.to_move !== msg.to_move
         || (state.dots ? state.dots.cols : state.size) !== (msg.dots ? msg.dots.cols : msg.size);
       if (moved || msg.over) {
@@ -150,6 +152,26 @@ function newGame() {
   const msg = settings();
   saveSettings();
   if (send(msg) && $("analyze").checked) send({ type: "analyze", on: true });
+}
+
+/** Shows a game the server started (a loaded record, say) in the form, so New game repeats it. */
+function syncForm(s) {
+  $("game").value = s.game;
+  if (s.game === "go") {
+    $("size").value = String(s.size);
+    if (typeof s.komi === "number") $("komi").value = String(s.komi);
+  }
+  if (s.game === "gomoku" && s.rule) $("rule").value = s.rule;
+  if (s.game === "dots" && s.dots) {
+    $("cols").value = String(s.dots.cols);
+    $("rows").value = String(s.dots.rows);
+  }
+  if (s.players) {
+    $("black").value = s.players.black;
+    $("white").value = s.players.white;
+  }
+  if (typeof s.seconds === "number") $("seconds").value = String(s.seconds);
+  showGameRows();
 }
 
 function showGameRows() {
