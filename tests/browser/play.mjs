@@ -209,6 +209,16 @@ async function checkGameOver(page) {
   check(await page.isDisabled("#move-input"), "dots 1x1: no more moves once over");
 }
 
+/** Gomoku: a record that ends in a five, loaded from a file: the five is marked, Black wins. */
+async function checkFive(page) {
+  const sgf = "(;GM[4]FF[4]SZ[15]RU[freestyle];B[hh];W[aa];B[ih];W[ab];B[jh];W[ac];B[kh];W[ad];B[lh])";
+  await page.setInputFiles("#load-file", { name: "five.sgf", mimeType: "text/plain", buffer: Buffer.from(sgf) });
+  await page.waitForFunction(() => document.getElementById("turn").dataset.over === "true", null, { timeout: WAIT });
+  check((await page.inputValue("#game")) === "gomoku", "gomoku: the form shows the loaded game");
+  check((await page.locator("#board .winning-line circle").count()) === 5, "gomoku: the five stones are marked");
+  check(/Black wins/.test(await page.textContent("#turn")), "gomoku: Black wins");
+}
+
 /** Engine against engine: moves come by themselves; Stop pauses them, Resume goes on. */
 async function checkWatch(page) {
   await page.selectOption("#game", "othello");
@@ -293,6 +303,8 @@ async function runTest() {
     }
     await checkGameOver(page);
     console.log("dots 1x1: played to the end, the result shown");
+    await checkFive(page);
+    console.log("gomoku: a loaded five is marked and wins");
     await checkWatch(page);
     console.log("watch: engine against engine, stopped and resumed");
     check(errors.length === 0, `no script errors on the page: ${errors.join("; ")}`);

@@ -305,6 +305,7 @@ function renderButtons() {
   $("resume").disabled = !(s.paused || engineNext);
   $("save").disabled = false;
   $("move-input").disabled = !human;
+  $("move-play").disabled = !human;
   $("move-input").placeholder = { go: "e.g. D4", othello: "e.g. d3", gomoku: "e.g. H8", dots: "e.g. a1-b1" }[s.game] || "";
 }
 
