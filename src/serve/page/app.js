@@ -108,7 +108,7 @@ function onMessage(msg) {
       break;
     }
     case "analysis":
-      if (!state || state.over || !$("analyze").checked) break;
+      if (!state || state.over || !$("analyze").checked || !current(msg)) break;
       analysis = msg;
       renderAnalysis();
       renderBoard();
@@ -124,6 +124,14 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+/** Whether an analysis is of the position on the board (one sent just before a move is not). */
+function current(an) {
+  if (an.to_move !== state.to_move) return false;
+  const key = (m) => (state.game === "dots" ? moveKey(m).split("-").sort().join("-") : moveKey(m));
+  const legal = new Set((state.legal || []).map(key));
+  return (an.moves || []).every((m) => legal.has(key(m.move)));
 }
 
 // ---------- controls ----------
