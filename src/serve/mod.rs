@@ -31,7 +31,8 @@ pub struct ServeSettings {
     pub page_dir: Option<PathBuf>,
     /// The quartet binary the engines run as (`<program> go`, ...).
     pub engine_program: PathBuf,
-    /// A session with no message for this long is closed.
+    /// A session with neither a client message nor an engine event for this long is
+    /// closed (a watched engine game keeps its session).
     pub idle_timeout: Duration,
     /// Largest accepted message; larger ones are answered `too_large`.
     pub max_frame: usize,
