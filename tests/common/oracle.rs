@@ -84,3 +84,33 @@ pub fn sabaki_gtp(dir: &Path) -> bool {
     }
     true
 }
+
+/// Chromium (`$CHROMIUM`, else Debian's `/usr/bin/chromium`), node, and `playwright-core`
+/// under `dir` (tests/browser) to drive it. `None` (after [`missing`]) when one is absent.
+pub fn browser(dir: &Path) -> Option<PathBuf> {
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !chromium.exists() {
+        missing(
+            &format!("Chromium ({})", chromium.display()),
+            "apt-get install chromium chromium-driver (or set CHROMIUM to its path)",
+        );
+        return None;
+    }
+    if Command::new("node").arg("--version").output().is_err() {
+        missing(
+            "node (Node.js, to run the browser test)",
+            "apt-get install nodejs npm, then npm install in tests/browser",
+        );
+        return None;
+    }
+    if !dir.join("node_modules/playwright-core").exists() {
+        missing(
+            "playwright-core (tests/browser/node_modules)",
+            "cd tests/browser && npm install",
+        );
+        return None;
+    }
+    Some(chromium)
+}
