@@ -290,6 +290,44 @@ pub fn simple_analyze(
     Ok(String::new())
 }
 
+/// The analysis lines of a `genmove_analyze` in the games whose search deepens in
+/// iterations: the search offers a snapshot after each completed iteration; the first is
+/// written at once, later ones only once `interval` has passed since the last line (with
+/// a zero interval, every one). Lines come only between iterations, so a long iteration
+/// delays the next line.
+pub struct ProgressLines<'s, 'o> {
+    out: &'s mut Stream<'o>,
+    args: &'s AnalyzeArgs,
+    last: Option<Instant>,
+}
+
+impl<'s, 'o> ProgressLines<'s, 'o> {
+    /// Writes the answer's header: call once the arguments are known to be good.
+    pub fn new(out: &'s mut Stream<'o>, args: &'s AnalyzeArgs) -> ProgressLines<'s, 'o> {
+        out.begin();
+        ProgressLines {
+            out,
+            args,
+            last: None,
+        }
+    }
+
+    /// Writes the line of `snap()` (in KataGo's float shape) if one is due; `snap` is only
+    /// called then.
+    pub fn offer(&mut self, snap: impl FnOnce() -> Snapshot) {
+        if let Some(last) = self.last {
+            if last.elapsed() < self.args.interval {
+                return;
+            }
+        }
+        let line = format_line(&snap(), Style::Kata, self.args);
+        if !line.is_empty() {
+            self.out.line(&line);
+            self.last = Some(Instant::now());
+        }
+    }
+}
+
 /// Lower confidence bound of a win rate after `n` visits (normal approximation, 95%
 /// one-sided, clamped to [0, 1]); Leela Zero uses a Student-t bound of the same idea.
 pub fn lcb(winrate: f64, n: u64) -> f64 {
