@@ -430,6 +430,32 @@ mod tests {
     }
 
     #[test]
+    fn progress_lines_write_the_first_offer_then_one_per_interval() {
+        let snap = || Snapshot {
+            moves: vec![info("D4", 10, 0.75)],
+            ownership: None,
+        };
+        let written = |interval: &str| {
+            let args = parse_args(&s(&[interval]), color).unwrap();
+            let mut buf: Vec<u8> = Vec::new();
+            let mut out = Stream::new(&mut buf, Some(3), StopToken::new());
+            let mut lines = ProgressLines::new(&mut out, &args);
+            for _ in 0..3 {
+                lines.offer(snap);
+            }
+            drop(out);
+            String::from_utf8(buf).unwrap()
+        };
+        // Interval 0: every completed iteration.
+        let all = written("0");
+        assert!(all.starts_with("=3\ninfo move D4 visits 10 "), "{all}");
+        assert_eq!(all.matches("info move").count(), 3, "{all}");
+        // An interval no test outlasts: only the first.
+        let one = written("100000");
+        assert_eq!(one.matches("info move").count(), 1, "{one}");
+    }
+
+    #[test]
     fn lower_confidence_bound() {
         assert_eq!(lcb(0.7, 0), 0.0);
         assert!((lcb(0.5, 100) - (0.5 - 1.645 * 0.05)).abs() < 1e-12);
