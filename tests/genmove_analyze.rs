@@ -68,6 +68,8 @@ fn games() -> [(
 fn info_lines_name_legal_moves_then_the_move_is_played_and_the_game_goes_on() {
     for (args, setup, us, them) in games() {
         let mut q = Live::start(args);
+        let listed = q.ask("list_commands");
+        assert!(listed.lines().any(|l| l == "genmove_analyze"), "{listed}");
         for c in setup {
             assert_eq!(q.ask(c), "=", "{args:?} {c}");
         }
