@@ -515,6 +515,34 @@ async fn analysis_streams_and_stop_ends_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dots_engine_streams_analysis_while_it_thinks_on_its_own_move() {
+    let addr = start_server(4).await;
+    let mut c = Client::connect(addr).await;
+    c.send(json!({"type": "new", "game": "dots", "cols": 3, "rows": 3, "black": "human", "white": "human"}))
+        .await;
+    c.state(|_| true).await;
+    c.send(json!({"type": "analyze", "on": true})).await;
+    c.state(|s| s["analyzing"] == true).await;
+    // Analysis stays on into the new game, where the engine moves first.
+    c.send(json!({"type": "new", "game": "dots", "cols": 3, "rows": 3, "black": "engine", "white": "human", "seconds": 2.0}))
+        .await;
+    c.state(|s| s["thinking"] == true).await;
+    // The first analysis after the engine began thinking comes from its own search
+    // (`genmove_analyze`), before its move.
+    let first = c
+        .until(|v| v["type"] == "analysis" || (v["type"] == "state" && v["thinking"] == false))
+        .await;
+    assert_eq!(first["type"], "analysis", "{first}");
+    assert_eq!(first["to_move"], "black");
+    let best = first["moves"][0]["move"].as_str().unwrap();
+    assert!(best.contains('-'), "{first}");
+    assert!(first["moves"][0]["visits"].as_u64().unwrap() > 0, "{first}");
+    let s = c.state(|s| s["thinking"] == false).await;
+    assert_eq!(moves(&s).len(), 1);
+    assert_eq!(s["to_move"], "white");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_interrupts_the_engine_and_pauses_engine_play() {
     let addr = start_server(4).await;
     let mut c = Client::connect(addr).await;

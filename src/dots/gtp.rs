@@ -3,6 +3,7 @@
 use super::geometry::SizeError;
 use super::gogui;
 use super::parallel;
+use super::play::Choice;
 use super::player::Player;
 use super::solver::Solver;
 use super::table::Table;
@@ -16,7 +17,7 @@ use crate::protocol::shared_commands::{
 };
 use crate::protocol::stream::Stream;
 use crate::search::time::TimeSettings;
-use crate::search::{StopToken, TimeManager};
+use crate::search::{no_progress, Progress, StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
 /// `solve` refuses positions with more undrawn edges than this by default (3x4 boxes,
@@ -196,12 +197,17 @@ fn play(e: &mut DotsEngine, args: &[String]) -> Reply {
 fn genmove(e: &mut DotsEngine, args: &[String]) -> Reply {
     let c = one_arg(args)?;
     let color = e.turn(c)?;
+    generate(e, color, &mut no_progress)
+}
+
+/// `genmove`'s work: the edge for `color` (drawn), telling `progress` about the search.
+fn generate(e: &mut DotsEngine, color: Color, progress: Progress<'_, Choice>) -> Reply {
     let start = Instant::now();
     let undrawn = e.board.legal_edges().count() as u32;
     let (soft, hard) = e.time.budget(color, undrawn / 2 + 1);
     let edge = e
         .player
-        .choose(&e.board, soft, hard, Some(e.stop.clone()))
+        .choose_reporting(&e.board, soft, hard, Some(e.stop.clone()), &[], progress)
         .ok_or_else(|| GtpError::new(MoveError::GameOver.to_string()))?;
     e.time.spent(color, start.elapsed());
     e.board.play(edge).expect("the player returns a legal edge");
@@ -389,6 +395,55 @@ fn analyze(e: &mut DotsEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
     Ok(String::new())
 }
 
+/// `genmove_analyze [color] [interval]`: `genmove` (the same search and edge) that writes
+/// an `info move ...` line in `analyze`'s shape after completed iterations of its search
+/// (see [`analysis::ProgressLines`]): the nodes so far as `visits`; once the iteration
+/// solved the position, the exact value in boxes as `scoreLead` and the win rate 1 / 0.5 /
+/// 0, else the win rate 0.5 (unknown) and no score. Then `play <edge>`. A move chosen
+/// without a search (a single choice, boards too big for the solver) has no line.
+fn genmove_analyze(e: &mut DotsEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let a = analysis::parse_args(args, |s| s.parse::<Color>().is_ok())?;
+    let color = match &a.color {
+        Some(c) => e.turn(c)?,
+        None => e.board.to_move(),
+    };
+    if e.board.legal_edges().next().is_none() {
+        return Err(GtpError::new(MoveError::GameOver.to_string()));
+    }
+    let mut lines = analysis::ProgressLines::new(out, &a);
+    let names = e.board.clone();
+    let mv = generate(e, color, &mut |c: &Choice| {
+        lines.offer(|| progress_snapshot(&names, c))
+    })?;
+    Ok(format!("play {mv}"))
+}
+
+fn progress_snapshot(board: &Board, c: &Choice) -> Snapshot {
+    let (winrate, score) = if c.exact {
+        let w = match c.value {
+            v if v > 0 => 1.0,
+            v if v < 0 => 0.0,
+            _ => 0.5,
+        };
+        (w, Some(c.value as f64))
+    } else {
+        (0.5, None)
+    };
+    let name = board.edge_name(c.edge).to_string();
+    Snapshot {
+        moves: vec![MoveInfo {
+            mv: name.clone(),
+            visits: c.nodes,
+            winrate,
+            prior: 1.0,
+            lcb: winrate,
+            score_lead: score,
+            pv: vec![(name, c.nodes)],
+        }],
+        ownership: None,
+    }
+}
+
 fn rules_game_id(e: &mut DotsEngine, args: &[String]) -> Reply {
     no_args(args)?;
     e.enter_gogui()?;
@@ -461,6 +516,7 @@ static COMMANDS: &[CommandSpec<DotsEngine>] = &[
     CommandSpec::new("komi", ignored_komi),
     CommandSpec::new("play", play),
     CommandSpec::new("genmove", genmove),
+    CommandSpec::streaming("genmove_analyze", genmove_analyze),
     CommandSpec::new("undo", undo),
     CommandSpec::new("showboard", showboard),
     CommandSpec::new("final_score", final_score),

@@ -8,7 +8,7 @@
 use super::solver::{Solver, EXACT, MAX_SOLVER_EDGES};
 use super::table::Table;
 use super::Board;
-use crate::search::StopToken;
+use crate::search::{no_progress, Progress, StopToken};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +103,21 @@ pub fn choose_move_avoiding(
     avoid: &[usize],
     table: &mut PlayTable,
 ) -> Option<Choice> {
+    choose_move_reporting(board, soft, hard, stop, avoid, table, &mut no_progress)
+}
+
+/// [`choose_move_avoiding`], telling `progress` the first thread's choice (its nodes so
+/// far) after each completed iteration. A move chosen without a search (one root move,
+/// boards too big for the solver) is not reported.
+pub fn choose_move_reporting(
+    board: &Board,
+    soft: Duration,
+    hard: Duration,
+    stop: Option<StopToken>,
+    avoid: &[usize],
+    table: &mut PlayTable,
+    progress: Progress<'_, Choice>,
+) -> Option<Choice> {
     let legal: Vec<usize> = board.legal_edges().filter(|e| !avoid.contains(e)).collect();
     if legal.is_empty() {
         return None;
@@ -117,13 +132,23 @@ pub fn choose_move_avoiding(
         Err(_) => return Some(rule_choice(board, avoid, &legal)),
     };
     let best = if threads <= 1 {
-        let c = deepen(&mut solver, soft, hard, stop, avoid, &legal, 0);
+        let c = deepen(&mut solver, soft, hard, stop, avoid, &legal, 0, progress);
         Choice {
             nodes: solver.nodes,
             ..c
         }
     } else {
-        deepen_shared(&mut solver, board, threads, soft, hard, stop, avoid, &legal)
+        deepen_shared(
+            &mut solver,
+            board,
+            threads,
+            soft,
+            hard,
+            stop,
+            avoid,
+            &legal,
+            progress,
+        )
     };
     table.keep(board, solver.into_table());
     Some(best)
@@ -144,6 +169,7 @@ fn deepen_shared(
     stop: Option<StopToken>,
     avoid: &[usize],
     legal: &[usize],
+    progress: Progress<'_, Choice>,
 ) -> Choice {
     let helpers_stop = stop.as_ref().map_or_else(StopToken::new, StopToken::child);
     let helpers: Vec<Solver> = (1..threads)
@@ -161,12 +187,21 @@ fn deepen_shared(
                 let token = helpers_stop.clone();
                 // No soft limit: a helper searches until the first thread is done.
                 scope.spawn(move || {
-                    deepen(&mut s, hard, hard, Some(token), avoid, legal, i + 1);
+                    deepen(
+                        &mut s,
+                        hard,
+                        hard,
+                        Some(token),
+                        avoid,
+                        legal,
+                        i + 1,
+                        &mut no_progress,
+                    );
                     s.nodes
                 })
             })
             .collect();
-        let mut best = deepen(solver, soft, hard, stop, avoid, legal, 0);
+        let mut best = deepen(solver, soft, hard, stop, avoid, legal, 0, progress);
         helpers_stop.stop();
         for h in handles {
             best.nodes += h.join().expect("a search thread panicked");
@@ -190,7 +225,9 @@ fn rule_choice(board: &Board, avoid: &[usize], legal: &[usize]) -> Choice {
 }
 
 /// Iterative deepening from `solver`'s position, timed from the call. `variant` > 0 (a
-/// helper thread) starts from another root move. `Choice::nodes` is left to the caller.
+/// helper thread) starts from another root move. `Choice::nodes` is left to the caller;
+/// `progress` gets each completed iteration's choice with the solver's nodes so far.
+#[allow(clippy::too_many_arguments)]
 fn deepen(
     solver: &mut Solver,
     soft: Duration,
@@ -199,6 +236,7 @@ fn deepen(
     avoid: &[usize],
     legal: &[usize],
     variant: usize,
+    progress: Progress<'_, Choice>,
 ) -> Choice {
     let start = Instant::now();
     let mut roots: Vec<u8> = solver
@@ -254,6 +292,10 @@ fn deepen(
             depth,
             nodes: 0,
         };
+        progress(&Choice {
+            nodes: solver.nodes,
+            ..best
+        });
         if best.exact || start.elapsed() >= soft {
             break;
         }

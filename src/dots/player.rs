@@ -2,9 +2,9 @@
 //! greedy reference player. Both front ends (GTP and SAU) ask a `Player` for one
 //! edge at a time, so the greedy player speaks every protocol the real engine speaks.
 use super::greedy::greedy_move;
-use super::play::{choose_move_avoiding, PlayTable};
+use super::play::{choose_move_reporting, Choice, PlayTable};
 use super::Board;
-use crate::search::StopToken;
+use crate::search::{no_progress, Progress, StopToken};
 use rand::rngs::SmallRng;
 use rand::seq::IteratorRandom;
 use rand::SeedableRng;
@@ -69,6 +69,20 @@ impl Player {
         stop: Option<StopToken>,
         avoid: &[usize],
     ) -> Option<usize> {
+        self.choose_reporting(board, soft, hard, stop, avoid, &mut no_progress)
+    }
+
+    /// As `choose_avoiding`, telling `progress` the search's choice after each completed
+    /// iteration (the greedy player reports nothing).
+    pub fn choose_reporting(
+        &mut self,
+        board: &Board,
+        soft: Duration,
+        hard: Duration,
+        stop: Option<StopToken>,
+        avoid: &[usize],
+        progress: Progress<'_, Choice>,
+    ) -> Option<usize> {
         match self {
             Player::Greedy(rng) => match greedy_move(board, rng) {
                 Some(e) if avoid.contains(&e) => board
@@ -79,7 +93,7 @@ impl Player {
             },
             Player::Search(table) => {
                 let start = Instant::now();
-                let c = choose_move_avoiding(board, soft, hard, stop, avoid, table)?;
+                let c = choose_move_reporting(board, soft, hard, stop, avoid, table, progress)?;
                 tracing::info!(
                     "move {}: value {} exact {} depth {} nodes {} in {:?}",
                     board.edge_name(c.edge),

@@ -4,9 +4,9 @@
 use crate::protocol::args::{no_args, one_arg, parse_color};
 use std::time::Duration;
 
-use super::board::{valid_size, Point, Rule, DEFAULT_SIZE};
+use super::board::{valid_size, Board, Point, Rule, DEFAULT_SIZE};
 use super::game::{Game, Outcome};
-use super::search::{SearchConfig, Searcher, MATE_BOUND};
+use super::search::{SearchConfig, SearchReport, Searcher, MATE_BOUND};
 use crate::color::Color;
 use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
 use crate::protocol::coords::{format_vertex, parse_vertex};
@@ -17,7 +17,7 @@ use crate::protocol::shared_commands::{
 use crate::protocol::stream::Stream;
 use crate::search::ponder::{Lent, MAX_PONDER};
 use crate::search::time::{parse_count, TimeManager, TimeSettings};
-use crate::search::{Deadline, Limits, StopToken};
+use crate::search::{no_progress, Deadline, Limits, Progress, StopToken};
 
 /// The first search of a ponder. A search splits its time between the threat searches
 /// and the alpha-beta, so one search as long as the ponder could spend all of a short
@@ -110,16 +110,26 @@ impl GomokuEngine {
     fn generate(&mut self, args: &[String], commit: bool) -> Reply {
         let c = one_arg(args)?;
         let color = parse_color(c)?;
+        self.generate_for(color, commit, &mut no_progress)
+    }
+
+    /// The move for `color` (played if `commit`), telling `progress` about the search.
+    fn generate_for(
+        &mut self,
+        color: Color,
+        commit: bool,
+        progress: Progress<'_, SearchReport>,
+    ) -> Reply {
         if self.game.outcome().is_some() {
             return Err(GtpError::new("game is over"));
         }
         let empty = self.game.size() * self.game.size() - self.game.move_count();
         let (soft, hard) = self.time.budget(color, (empty as u32 / 2).clamp(10, 60));
         let limits = Limits::new(Deadline::after(soft, hard), None, self.stop.clone());
-        let report = self
-            .searcher
-            .get()
-            .search(self.game.board_mut(), color, &limits);
+        let report =
+            self.searcher
+                .get()
+                .search_reporting(self.game.board_mut(), color, &limits, progress);
         self.time.spent(color, report.elapsed);
         tracing::info!(
             nodes = report.nodes,
@@ -157,23 +167,51 @@ fn analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply
         // A child token: the step's deadline ends the step, not the stream.
         let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
         let report = e.searcher.get().search(e.game.board_mut(), color, &limits);
-        let proven = matches!(report.source, "win" | "vcf" | "vct");
-        let winrate = if proven { 1.0 } else { 0.5 };
-        let mv = format_vertex(Some(e.game.board().col_row(report.best)));
-        Snapshot {
-            moves: vec![MoveInfo {
-                mv: mv.clone(),
-                visits: report.nodes,
-                winrate,
-                prior: 1.0,
-                lcb: winrate,
-                score_lead: None,
-                pv: vec![(mv, report.nodes)],
-            }],
-            ownership: None,
-        }
+        snapshot(e.game.board(), &report)
     });
     Ok(String::new())
+}
+
+/// The analysis row of a search result: its move with the nodes as `visits`, and the
+/// win rate 1 for a proven win (a five, VCF or VCT), else 0.5 (unknown).
+fn snapshot(board: &Board, report: &SearchReport) -> Snapshot {
+    let proven = matches!(report.source, "win" | "vcf" | "vct");
+    let winrate = if proven { 1.0 } else { 0.5 };
+    let mv = format_vertex(Some(board.col_row(report.best)));
+    Snapshot {
+        moves: vec![MoveInfo {
+            mv: mv.clone(),
+            visits: report.nodes,
+            winrate,
+            prior: 1.0,
+            lcb: winrate,
+            score_lead: None,
+            pv: vec![(mv, report.nodes)],
+        }],
+        ownership: None,
+    }
+}
+
+/// `genmove_analyze [color] [interval]`: `genmove` (the same search and move) that writes
+/// an `info move ...` line in `analyze`'s shape after completed alpha-beta iterations (see
+/// [`analysis::ProgressLines`]), then answers `play <vertex>`. A move the threat searches
+/// decide answers with no line.
+fn genmove_analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let a = analysis::parse_args(args, |s| parse_color(s).is_ok())?;
+    let color = match &a.color {
+        Some(c) => parse_color(c)?,
+        None => e.game.to_move(),
+    };
+    if e.game.outcome().is_some() {
+        return Err(GtpError::new("game is over"));
+    }
+    // The search holds the board: the rows name their points on a copy.
+    let names = e.game.board().clone();
+    let mut lines = analysis::ProgressLines::new(out, &a);
+    let mv = e.generate_for(color, true, &mut |r: &SearchReport| {
+        lines.offer(|| snapshot(&names, r))
+    })?;
+    Ok(format!("play {mv}"))
 }
 
 fn boardsize(e: &mut GomokuEngine, args: &[String]) -> Reply {
@@ -364,6 +402,7 @@ static COMMANDS: &[CommandSpec<GomokuEngine>] = &[
     CommandSpec::new("rule", rule),
     CommandSpec::new("play", play),
     CommandSpec::new("genmove", genmove),
+    CommandSpec::streaming("genmove_analyze", genmove_analyze),
     CommandSpec::new("reg_genmove", reg_genmove),
     CommandSpec::new("undo", undo),
     CommandSpec::new("setboard", setboard),
@@ -398,7 +437,7 @@ impl GtpEngine for GomokuEngine {
         self.stop = stop.clone();
     }
     fn end_command(&mut self, name: &str) {
-        if self.ponder && name == "genmove" {
+        if self.ponder && matches!(name, "genmove" | "genmove_analyze") {
             self.start_pondering();
         }
     }

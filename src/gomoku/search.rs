@@ -20,7 +20,7 @@ use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BY
 use super::tt::{Bound, Tt};
 use super::weights::ClassWeights;
 use crate::color::Color;
-use crate::search::{Deadline, Limits, Poller, StopToken};
+use crate::search::{no_progress, Deadline, Limits, Poller, Progress, StopToken};
 
 pub const MATE: i32 = 1_000_000;
 /// Scores above this are wins found by search.
@@ -227,7 +227,19 @@ impl Searcher {
 
     /// The move for `c` in `b` (which must not be over or full). `b` is restored.
     pub fn search(&mut self, b: &mut Board, c: Color, limits: &Limits) -> SearchReport {
-        let report = self.search_unrestored(b, c, limits);
+        self.search_reporting(b, c, limits, &mut no_progress)
+    }
+
+    /// [`Searcher::search`], telling `progress` the main thread's result after each
+    /// completed alpha-beta iteration (a move the threat searches decide is not reported).
+    pub fn search_reporting(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        limits: &Limits,
+        progress: Progress<'_, SearchReport>,
+    ) -> SearchReport {
+        let report = self.search_unrestored(b, c, limits, progress);
         if self.config.patterns {
             // The threat phases pause the pattern upkeep.
             b.track_patterns();
@@ -236,7 +248,13 @@ impl Searcher {
     }
 
     /// [`Searcher::search`], leaving the pattern upkeep paused if a threat phase paused it.
-    fn search_unrestored(&mut self, b: &mut Board, c: Color, limits: &Limits) -> SearchReport {
+    fn search_unrestored(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        limits: &Limits,
+        progress: Progress<'_, SearchReport>,
+    ) -> SearchReport {
         let start = Instant::now();
         self.nodes = 0;
         if self.config.patterns {
@@ -293,7 +311,16 @@ impl Searcher {
         // Helper threads start the alpha-beta at once, filling the table while this one
         // runs the threat searches.
         let helpers = self.start_helpers(b, c, &root, limits);
-        let mut report = self.decide(b, c, root, s.n_blocks > 0, limits, start, helpers.as_ref());
+        let mut report = self.decide(
+            b,
+            c,
+            root,
+            s.n_blocks > 0,
+            limits,
+            start,
+            helpers.as_ref(),
+            progress,
+        );
         if let Some(h) = helpers {
             let (lists, nodes) = h.finish();
             self.lists.extend(lists);
@@ -315,6 +342,7 @@ impl Searcher {
         limits: &Limits,
         start: Instant,
         helpers: Option<&Helpers>,
+        progress: Progress<'_, SearchReport>,
     ) -> SearchReport {
         let report = |best, score, depth, nodes, source| SearchReport {
             best,
@@ -461,7 +489,7 @@ impl Searcher {
                     if self.config.patterns {
                         b.track_patterns();
                     }
-                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start, helpers);
+                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start, helpers, progress);
                     let mut poller = limits.poller();
                     b.pause_patterns();
                     let best = self.verify_choice(b, c, &root, &defence.proven, depth, &mut poller);
@@ -479,7 +507,7 @@ impl Searcher {
         if self.config.patterns {
             b.track_patterns();
         }
-        self.iterate(b, c, &mut root, limits, start, helpers)
+        self.iterate(b, c, &mut root, limits, start, helpers, progress)
     }
 
     /// A VCT for `c` (to move), by df-pn or by iterative deepening as configured, and the
@@ -733,7 +761,15 @@ impl Searcher {
         }
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
         let helpers = self.start_helpers(b, c, &root, &limits);
-        let mut r = self.iterate(b, c, &mut root, &limits, start, helpers.as_ref());
+        let mut r = self.iterate(
+            b,
+            c,
+            &mut root,
+            &limits,
+            start,
+            helpers.as_ref(),
+            &mut no_progress,
+        );
         if let Some(h) = helpers {
             let (lists, nodes) = h.finish();
             self.lists.extend(lists);
@@ -743,7 +779,8 @@ impl Searcher {
     }
 
     /// The main thread's alpha-beta over `root` under `limits`, with `helpers` (if any)
-    /// told its depth.
+    /// told its depth and `progress` told each completed iteration's result.
+    #[allow(clippy::too_many_arguments)]
     fn iterate(
         &mut self,
         b: &mut Board,
@@ -752,6 +789,7 @@ impl Searcher {
         limits: &Limits,
         start: Instant,
         helpers: Option<&Helpers>,
+        progress: Progress<'_, SearchReport>,
     ) -> SearchReport {
         let mut main = Worker {
             config: &self.config,
@@ -765,9 +803,9 @@ impl Searcher {
             stale: false,
         };
         let report = if helpers.is_some() {
-            main.iterate::<true>(b, c, root, limits, start)
+            main.iterate::<true>(b, c, root, limits, start, progress)
         } else {
-            main.iterate::<false>(b, c, root, limits, start)
+            main.iterate::<false>(b, c, root, limits, start, progress)
         };
         self.nodes = main.nodes;
         report
@@ -965,6 +1003,7 @@ impl Worker<'_> {
         root: &mut Vec<Cand>,
         limits: &Limits,
         start: Instant,
+        progress: Progress<'_, SearchReport>,
     ) -> SearchReport {
         let mut rest = split_root(self.config, root);
         let mut best = root[0].p;
@@ -993,6 +1032,15 @@ impl Worker<'_> {
             }
             done_depth = depth;
             tracing::debug!(depth, score = best_score, nodes = self.nodes, "iteration");
+            progress(&SearchReport {
+                best,
+                score: best_score,
+                depth,
+                nodes: self.nodes,
+                main_nodes: self.nodes,
+                elapsed: start.elapsed(),
+                source: "alphabeta",
+            });
             if best_score <= -MATE_BOUND && !rest.is_empty() {
                 root.append(&mut rest);
                 depth -= 1;

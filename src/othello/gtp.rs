@@ -8,7 +8,7 @@
 use super::bitboard::{parse_square, square_name};
 use super::board::{move_list, Board};
 use super::book::Book;
-use super::search::{Searcher, DISC};
+use super::search::{Found, Searcher, DISC};
 use crate::color::Color;
 use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
 use crate::protocol::args::{no_args, one_arg};
@@ -19,7 +19,7 @@ use crate::protocol::shared_commands::{
 use crate::protocol::stream::Stream;
 use crate::search::ponder::{Lent, MAX_PONDER};
 use crate::search::time::TimeSettings;
-use crate::search::{Deadline, Limits, StopToken, TimeManager};
+use crate::search::{no_progress, Deadline, Limits, Progress, StopToken, TimeManager};
 use std::time::{Duration, Instant};
 
 /// One position plus whose turn it is.
@@ -164,7 +164,7 @@ impl GtpEngine for OthelloEngine {
         self.stop = stop.clone();
     }
     fn end_command(&mut self, name: &str) {
-        if self.ponder && name == "genmove" {
+        if self.ponder && matches!(name, "genmove" | "genmove_analyze") {
             self.start_pondering();
         }
     }
@@ -223,6 +223,30 @@ fn play(e: &mut OthelloEngine, args: &[String]) -> Reply {
 fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
     let c = one_arg(args)?;
     let color = color_arg(c)?;
+    generate(e, color, &mut no_progress)
+}
+
+/// `genmove_analyze [color] [interval]`: `genmove` (the same search and move) that writes
+/// an `info move ...` line in `analyze`'s shape after completed iterations of its search
+/// (see [`analysis::ProgressLines`]), then answers `play <move>`. A book move or a pass
+/// answers at once, with no line.
+fn genmove_analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let a = analysis::parse_args(args, |s| s.parse::<Color>().is_ok())?;
+    let color = match &a.color {
+        Some(c) => color_arg(c)?,
+        None => e.state.to_move,
+    };
+    let st = e.state;
+    if color != st.to_move && !(st.board.is_game_over() || st.auto_passed == Some(color)) {
+        return Err(GtpError::new(format!("it is {}'s turn", st.to_move)));
+    }
+    let mut lines = analysis::ProgressLines::new(out, &a);
+    let mv = generate(e, color, &mut |f: &Found| lines.offer(|| snapshot(f)))?;
+    Ok(format!("play {mv}"))
+}
+
+/// `genmove`'s work: the move for `color` (played), telling `progress` about the search.
+fn generate(e: &mut OthelloEngine, color: Color, progress: Progress<'_, Found>) -> Reply {
     let st = e.state;
     if st.board.is_game_over() || st.auto_passed == Some(color) {
         return Ok("pass".into());
@@ -253,7 +277,10 @@ fn genmove(e: &mut OthelloEngine, args: &[String]) -> Reply {
         None,
         e.stop.clone(),
     );
-    let found = e.searcher.get().think(&st.board, &limits, e.max_depth);
+    let found = e
+        .searcher
+        .get()
+        .think_reporting(&st.board, &limits, e.max_depth, progress);
     e.time.spent(color, started.elapsed());
     tracing::info!(
         depth = found.depth,
@@ -480,35 +507,41 @@ fn analyze(e: &mut OthelloEngine, args: &[String], out: &mut Stream<'_>) -> Repl
     analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
         // A child token: the step's deadline ends the step, not the stream.
         let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
-        let found = e.searcher.get().think(&st.board, &limits, 60);
-        let discs = found.score as f64 / DISC as f64;
-        let winrate = if found.exact {
-            match found.score {
-                s if s > 0 => 1.0,
-                s if s < 0 => 0.0,
-                _ => 0.5,
-            }
-        } else {
-            1.0 / (1.0 + (-discs / 8.0).exp())
-        };
-        let mv = found
-            .best
-            .map(|s| square_name(s).to_ascii_uppercase())
-            .unwrap_or_else(|| "pass".into());
-        Snapshot {
-            moves: vec![MoveInfo {
-                mv: mv.clone(),
-                visits: found.nodes,
-                winrate,
-                prior: 1.0,
-                lcb: winrate,
-                score_lead: Some(discs),
-                pv: vec![(mv, found.nodes)],
-            }],
-            ownership: None,
-        }
+        snapshot(&e.searcher.get().think(&st.board, &limits, 60))
     });
     Ok(String::new())
+}
+
+/// The analysis row of a search result: the best move with the nodes as `visits`, the
+/// score in discs as `scoreLead`, the win rate 1 / 0 / 0.5 when the result is exact, else
+/// a logistic of the disc score.
+fn snapshot(found: &Found) -> Snapshot {
+    let discs = found.score as f64 / DISC as f64;
+    let winrate = if found.exact {
+        match found.score {
+            s if s > 0 => 1.0,
+            s if s < 0 => 0.0,
+            _ => 0.5,
+        }
+    } else {
+        1.0 / (1.0 + (-discs / 8.0).exp())
+    };
+    let mv = found
+        .best
+        .map(|s| square_name(s).to_ascii_uppercase())
+        .unwrap_or_else(|| "pass".into());
+    Snapshot {
+        moves: vec![MoveInfo {
+            mv: mv.clone(),
+            visits: found.nodes,
+            winrate,
+            prior: 1.0,
+            lcb: winrate,
+            score_lead: Some(discs),
+            pv: vec![(mv, found.nodes)],
+        }],
+        ownership: None,
+    }
 }
 
 /// `book`: the book moves of the current position, best first, one a line: move, value
@@ -569,6 +602,7 @@ static COMMANDS: &[CommandSpec<OthelloEngine>] = &[
     CommandSpec::new("othello-eval", eval_cmd),
     CommandSpec::new("book", book_cmd),
     CommandSpec::analysis("analyze", analyze),
+    CommandSpec::streaming("genmove_analyze", genmove_analyze),
 ];
 
 impl Timed for OthelloEngine {

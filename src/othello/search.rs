@@ -10,7 +10,7 @@ use super::evaluator::Evaluator;
 use super::isa;
 use super::pattern_incr::{powers, Features, LANES};
 use super::probcut;
-use crate::search::{Deadline, Limits, Poller};
+use crate::search::{no_progress, Deadline, Limits, Poller, Progress};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -291,6 +291,18 @@ impl Searcher {
     /// Chooses a move within `limits` (blocks until the soft limit ends the deepening or the
     /// hard limit / stop token ends the search). `max_depth` caps the midgame depth.
     pub fn think(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
+        self.think_reporting(b, limits, max_depth, &mut no_progress)
+    }
+
+    /// [`Searcher::think`], telling `progress` the result of each completed midgame
+    /// iteration and of a completed solve (one thread's: the main one).
+    pub fn think_reporting(
+        &mut self,
+        b: &Board,
+        limits: &Limits,
+        max_depth: u32,
+        progress: Progress<'_, Found>,
+    ) -> Found {
         let n = b.empties().count_ones();
         if b.moves() == 0 {
             let score = if b.is_game_over() {
@@ -308,6 +320,7 @@ impl Searcher {
         }
         if n <= ALWAYS_SOLVE {
             if let Some(f) = self.try_solve(b, limits) {
+                progress(&f);
                 return f;
             }
         }
@@ -323,16 +336,17 @@ impl Searcher {
                 soft: quarter(d.soft),
                 hard: quarter(d.soft),
             });
-            let mid = self.deepen(b, &short, max_depth);
+            let mid = self.deepen_reporting(b, &short, max_depth, progress);
             if limits.stop.is_stopped() {
                 return mid;
             }
             if let Some(f) = self.try_solve(b, limits) {
+                progress(&f);
                 return f;
             }
             return mid;
         }
-        self.deepen(b, limits, max_depth)
+        self.deepen_reporting(b, limits, max_depth, progress)
     }
 
     fn try_solve(&mut self, b: &Board, limits: &Limits) -> Option<Found> {
@@ -356,8 +370,20 @@ impl Searcher {
     /// deepen from the same position on the shared table until this thread is done, and
     /// are joined before it returns.
     pub fn deepen(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
+        self.deepen_reporting(b, limits, max_depth, &mut no_progress)
+    }
+
+    /// [`Searcher::deepen`], telling `progress` the main thread's result after each
+    /// completed iteration.
+    fn deepen_reporting(
+        &mut self,
+        b: &Board,
+        limits: &Limits,
+        max_depth: u32,
+        progress: Progress<'_, Found>,
+    ) -> Found {
         if self.threads <= 1 {
-            return self.deepen_alone(b, limits, max_depth);
+            return self.deepen_alone(b, limits, max_depth, progress);
         }
         // The helpers stop when this thread is done, or with it on the move's stop.
         let helper_limits = limits.phase(limits.deadline);
@@ -367,7 +393,7 @@ impl Searcher {
                 .iter_mut()
                 .map(|h| {
                     let l = &helper_limits;
-                    s.spawn(move || h.deepen_alone(b, l, max_depth).nodes)
+                    s.spawn(move || h.deepen_alone(b, l, max_depth, &mut no_progress).nodes)
                 })
                 .collect();
             /// Stops the helpers however this thread's search ends.
@@ -378,7 +404,7 @@ impl Searcher {
                 }
             }
             let release = Release(&helper_limits.stop);
-            let mut found = self.deepen_alone(b, limits, max_depth);
+            let mut found = self.deepen_alone(b, limits, max_depth, progress);
             drop(release);
             for j in joins {
                 found.nodes += j.join().expect("search helper panicked");
@@ -387,7 +413,13 @@ impl Searcher {
         })
     }
 
-    fn deepen_alone(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
+    fn deepen_alone(
+        &mut self,
+        b: &Board,
+        limits: &Limits,
+        max_depth: u32,
+        progress: Progress<'_, Found>,
+    ) -> Found {
         self.nodes = 0;
         self.aborted = false;
         let n = b.empties().count_ones();
@@ -459,6 +491,11 @@ impl Searcher {
             if self.aborted {
                 break;
             }
+            progress(&Found {
+                nodes: self.nodes,
+                exact: found.depth >= n,
+                ..found
+            });
         }
         found.nodes = self.nodes;
         found.exact = found.depth >= n;

@@ -290,6 +290,44 @@ pub fn simple_analyze(
     Ok(String::new())
 }
 
+/// The analysis lines of a `genmove_analyze` in the games whose search deepens in
+/// iterations: the search offers a snapshot after each completed iteration; the first is
+/// written at once, later ones only once `interval` has passed since the last line (with
+/// a zero interval, every one). Lines come only between iterations, so a long iteration
+/// delays the next line.
+pub struct ProgressLines<'s, 'o> {
+    out: &'s mut Stream<'o>,
+    args: &'s AnalyzeArgs,
+    last: Option<Instant>,
+}
+
+impl<'s, 'o> ProgressLines<'s, 'o> {
+    /// Writes the answer's header: call once the arguments are known to be good.
+    pub fn new(out: &'s mut Stream<'o>, args: &'s AnalyzeArgs) -> ProgressLines<'s, 'o> {
+        out.begin();
+        ProgressLines {
+            out,
+            args,
+            last: None,
+        }
+    }
+
+    /// Writes the line of `snap()` (in KataGo's float shape) if one is due; `snap` is only
+    /// called then.
+    pub fn offer(&mut self, snap: impl FnOnce() -> Snapshot) {
+        if let Some(last) = self.last {
+            if last.elapsed() < self.args.interval {
+                return;
+            }
+        }
+        let line = format_line(&snap(), Style::Kata, self.args);
+        if !line.is_empty() {
+            self.out.line(&line);
+            self.last = Some(Instant::now());
+        }
+    }
+}
+
 /// Lower confidence bound of a win rate after `n` visits (normal approximation, 95%
 /// one-sided, clamped to [0, 1]); Leela Zero uses a Student-t bound of the same idea.
 pub fn lcb(winrate: f64, n: u64) -> f64 {
@@ -389,6 +427,32 @@ mod tests {
              prior 0.25 lcb 0.4 utilityLcb -0.2 order 0 pv D4 C3 pvVisits 10 5 \
              ownership 1.0 -0.25 0.0 1.0"
         );
+    }
+
+    #[test]
+    fn progress_lines_write_the_first_offer_then_one_per_interval() {
+        let snap = || Snapshot {
+            moves: vec![info("D4", 10, 0.75)],
+            ownership: None,
+        };
+        let written = |interval: &str| {
+            let args = parse_args(&s(&[interval]), color).unwrap();
+            let mut buf: Vec<u8> = Vec::new();
+            let mut out = Stream::new(&mut buf, Some(3), StopToken::new());
+            let mut lines = ProgressLines::new(&mut out, &args);
+            for _ in 0..3 {
+                lines.offer(snap);
+            }
+            drop(out);
+            String::from_utf8(buf).unwrap()
+        };
+        // Interval 0: every completed iteration.
+        let all = written("0");
+        assert!(all.starts_with("=3\ninfo move D4 visits 10 "), "{all}");
+        assert_eq!(all.matches("info move").count(), 3, "{all}");
+        // An interval no test outlasts: only the first.
+        let one = written("100000");
+        assert_eq!(one.matches("info move").count(), 1, "{one}");
     }
 
     #[test]

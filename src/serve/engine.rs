@@ -200,10 +200,13 @@ impl Worker {
         let limit = Duration::from_secs_f64(seconds);
         self.commands(&[format!("time_settings 0 {} 1", gtp_seconds(limit))])
             .await?;
-        let command = if analyze && self.kind == GameKind::Go {
-            format!("kata-genmove_analyze {color} interval {ANALYSIS_INTERVAL_CS} ownership true")
-        } else {
-            format!("genmove {color}")
+        let command = match (analyze, self.kind) {
+            (true, GameKind::Go) => format!(
+                "kata-genmove_analyze {color} interval {ANALYSIS_INTERVAL_CS} ownership true"
+            ),
+            // The other games write a line after completed iterations of their search.
+            (true, _) => format!("genmove_analyze {color} {ANALYSIS_INTERVAL_CS}"),
+            (false, _) => format!("genmove {color}"),
         };
         self.client.start_stream(&command).await?;
         let deadline = Instant::now() + limit + MOVE_MARGIN;

@@ -219,6 +219,27 @@ async function checkFive(page) {
   check(/Black wins/.test(await page.textContent("#turn")), "gomoku: Black wins");
 }
 
+/** Live analysis while the engine thinks on its own move (Dots, the engine as Black): rows
+ * show before its move lands. */
+async function checkThinkingAnalysis(page) {
+  await page.selectOption("#game", "dots");
+  await page.fill("#cols", "3");
+  await page.fill("#rows", "3");
+  await page.selectOption("#black", "engine");
+  await page.selectOption("#white", "human");
+  await page.fill("#seconds", "3");
+  await page.dispatchEvent("#seconds", "change");
+  await page.check("#analyze");
+  await page.click("#new");
+  await page.waitForFunction(() => document.getElementById("turn").classList.contains("thinking")
+    && document.querySelectorAll("#history li").length === 0
+    && document.querySelectorAll("#analysis tbody tr").length > 0, null, { timeout: WAIT });
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length >= 1, null, { timeout: WAIT });
+  await page.uncheck("#analyze");
+  await page.selectOption("#black", "human");
+  await page.selectOption("#white", "engine");
+}
+
 /** Engine against engine: moves come by themselves; Stop pauses them, Resume goes on. */
 async function checkWatch(page) {
   await page.selectOption("#game", "othello");
@@ -305,6 +326,8 @@ async function runTest() {
     console.log("dots 1x1: played to the end, the result shown");
     await checkFive(page);
     console.log("gomoku: a loaded five is marked and wins");
+    await checkThinkingAnalysis(page);
+    console.log("dots: analysis rows while the engine thinks on its own move");
     await checkWatch(page);
     console.log("watch: engine against engine, stopped and resumed");
     check(errors.length === 0, `no script errors on the page: ${errors.join("; ")}`);
