@@ -12,6 +12,9 @@ let ws = null;
 let state = null;
 let analysis = null;
 let hovered = null; // move of the analysis row under the mouse or focus
+// The analysis switch as last set here, until a state from the server shows it: states
+// sent before the server read the change must not flip the switch back.
+let analyzeSent = null;
 let retry = 0;
 
 // ---------- names and numbers ----------
@@ -58,6 +61,7 @@ function connect() {
   ws = new WebSocket(url);
   ws.onopen = () => {
     retry = 0;
+    analyzeSent = null;
     setConnection("connected", false);
   };
   ws.onmessage = (ev) => {
@@ -100,7 +104,8 @@ function onMessage(msg) {
       }
       state = msg;
       // The server keeps the analysis switch (a stop turns it off): show its value.
-      if (typeof msg.analyzing === "boolean" && $("analyze").checked !== msg.analyzing) {
+      if (analyzeSent !== null && msg.analyzing === analyzeSent) analyzeSent = null;
+      if (analyzeSent === null && typeof msg.analyzing === "boolean" && $("analyze").checked !== msg.analyzing) {
         $("analyze").checked = msg.analyzing;
         if (!msg.analyzing) analysis = null;
       }
@@ -394,6 +399,7 @@ function init() {
   $("stop").addEventListener("click", () => {
     // The server ends live analysis with the search; the switch says so.
     $("analyze").checked = false;
+    analyzeSent = false;
     analysis = null;
     hovered = null;
     send({ type: "stop" });
@@ -414,7 +420,7 @@ function init() {
       analysis = null;
       hovered = null;
     }
-    send({ type: "analyze", on: e.target.checked });
+    if (send({ type: "analyze", on: e.target.checked }) && state) analyzeSent = e.target.checked;
     renderAnalysis();
     renderBoard();
   });
