@@ -24,6 +24,8 @@ const ALWAYS_SOLVE: u32 = 14;
 const TRY_SOLVE: u32 = 22;
 const ASPIRATION: i32 = 2 * DISC;
 const MAX_PLY: usize = 64;
+/// With helpers, nodes with this many plies left or more are split between the threads.
+const SPLIT_MIN: u32 = 5;
 
 /// Cheap static order: corners best, X-squares worst.
 #[rustfmt::skip]
@@ -185,9 +187,18 @@ pub struct Searcher {
     pub probcut: Option<i32>,
     /// Search threads (`set_threads`).
     threads: usize,
-    /// A helper's iterations search this many plies deeper than their number, so that
-    /// helpers do not all repeat the main thread's iteration.
-    depth_offset: u32,
+    /// Nodes with this many plies left or more are split between threads (`parallel`; a
+    /// field so that the tests can split small searches).
+    split_min: u32,
+    /// The helpers of the parallel search running, if any.
+    pool: Option<Arc<parallel::Pool>>,
+    /// This thread's mailbox in `pool`.
+    id: usize,
+    /// The split point this thread works under, if any.
+    split_chain: parallel::Chain,
+    /// The stop token or the deadline ended the search (a cut-off at a split point also
+    /// sets `aborted`, but only for the work below it).
+    stopped: bool,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -212,6 +223,8 @@ macro_rules! per_copy {
     };
 }
 
+mod parallel;
+
 impl Searcher {
     pub fn new(eval: impl Into<Evaluator>, hash_mb: usize) -> Searcher {
         Searcher {
@@ -227,13 +240,16 @@ impl Searcher {
             powers: powers(),
             probcut: None,
             threads: 1,
-            depth_offset: 0,
+            split_min: SPLIT_MIN,
+            pool: None,
+            id: 0,
+            split_chain: parallel::Chain::NONE,
+            stopped: false,
         }
     }
 
-    /// Search threads for one move: the midgame search runs `threads - 1` helpers on the
-    /// shared table (lazy SMP) and plays the main thread's result; the solver splits its
-    /// tree between them. 1 keeps the search reproducible.
+    /// Search threads for one move: the midgame search and the solver split their trees
+    /// between them (young brothers wait). 1 keeps the search reproducible.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.solver.set_threads(threads);
@@ -244,8 +260,8 @@ impl Searcher {
     }
 
     /// A helper of the midgame search: the same evaluation and settings on the same table,
-    /// its own killers and history; the odd ones search a ply deeper.
-    fn helper(&self, id: usize) -> Searcher {
+    /// its own killers and history, mailbox `id` of `pool`.
+    fn helper(&self, id: usize, pool: Arc<parallel::Pool>) -> Searcher {
         Searcher {
             eval: self.eval.clone(),
             table: self.table.clone(),
@@ -259,7 +275,11 @@ impl Searcher {
             powers: self.powers,
             probcut: self.probcut,
             threads: 1,
-            depth_offset: (id % 2) as u32,
+            split_min: self.split_min,
+            pool: Some(pool),
+            id,
+            split_chain: parallel::Chain::NONE,
+            stopped: false,
         }
     }
 
@@ -353,43 +373,50 @@ impl Searcher {
     }
 
     /// Iterative deepening with aspiration windows; with helpers (`set_threads`), they
-    /// deepen from the same position on the shared table until this thread is done, and
-    /// are joined before it returns.
+    /// take part in this thread's search tree (`parallel`) until it is done, and are joined
+    /// before it returns.
     pub fn deepen(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
         if self.threads <= 1 {
             return self.deepen_alone(b, limits, max_depth);
         }
-        // The helpers stop when this thread is done, or with it on the move's stop.
-        let helper_limits = limits.phase(limits.deadline);
-        let mut helpers: Vec<Searcher> = (1..self.threads).map(|id| self.helper(id)).collect();
-        std::thread::scope(|s| {
+        let pool = Arc::new(parallel::Pool::new(self.threads));
+        let mut helpers: Vec<Searcher> = (1..self.threads)
+            .map(|id| self.helper(id, pool.clone()))
+            .collect();
+        self.pool = Some(pool.clone());
+        self.id = 0;
+        let found = std::thread::scope(|s| {
             let joins: Vec<_> = helpers
                 .iter_mut()
                 .map(|h| {
-                    let l = &helper_limits;
-                    s.spawn(move || h.deepen_alone(b, l, max_depth).nodes)
+                    let pool = &pool;
+                    s.spawn(move || h.serve(pool, limits))
                 })
                 .collect();
-            /// Stops the helpers however this thread's search ends.
-            struct Release<'a>(&'a crate::search::StopToken);
-            impl Drop for Release<'_> {
+            /// Ends the helpers however this thread's search ends (a panic included: the
+            /// scope joins them before it unwinds).
+            struct Finish<'a>(&'a parallel::Pool);
+            impl Drop for Finish<'_> {
                 fn drop(&mut self) {
-                    self.0.stop();
+                    self.0.finish();
                 }
             }
-            let release = Release(&helper_limits.stop);
+            let finish = Finish(&pool);
             let mut found = self.deepen_alone(b, limits, max_depth);
-            drop(release);
+            drop(finish);
             for j in joins {
                 found.nodes += j.join().expect("search helper panicked");
             }
             found
-        })
+        });
+        self.pool = None;
+        found
     }
 
     fn deepen_alone(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
         self.nodes = 0;
         self.aborted = false;
+        self.stopped = false;
         let n = b.empties().count_ones();
         let mut poller = limits.poller();
         let mut found = Found {
@@ -422,7 +449,6 @@ impl Searcher {
                     }
                 }
             }
-            let depth = (depth + self.depth_offset).min(max_depth);
             let (mut lo, mut hi) = if depth >= 4 {
                 (prev2 - ASPIRATION, prev2 + ASPIRATION)
             } else {
@@ -534,6 +560,22 @@ impl Searcher {
         let mut best = -INF - 1;
         let mut best_sq = None;
         for i in 0..count {
+            if i >= 1 && depth >= self.split_min && self.helper_idle() {
+                let first = best_sq.unwrap_or(list[0].sq as usize) as u8;
+                if let Some((v, sq)) = self.split_rest::<I, F>(
+                    b,
+                    &mut list,
+                    (i, count),
+                    (alpha, beta),
+                    (best, first),
+                    depth,
+                    0,
+                    poller,
+                ) {
+                    (best, best_sq) = (v, Some(sq as usize));
+                    break;
+                }
+            }
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
@@ -647,6 +689,11 @@ impl Searcher {
         self.nodes += 1;
         if poller.poll(self.nodes) {
             self.aborted = true;
+            self.stopped = true;
+        }
+        // In a parallel search: a cut-off at a split point above ends this work.
+        if !self.split_chain.0.is_null() && depth >= 2 && self.split_chain.cut() {
+            self.aborted = true;
         }
         if self.aborted {
             return 0;
@@ -698,6 +745,27 @@ impl Searcher {
         let mut best = -INF - 1;
         let mut best_sq = list[0].sq;
         for i in 0..count {
+            if i >= 1 && depth >= self.split_min && self.helper_idle() {
+                if let Some((v, sq)) = self.split_rest::<I, F>(
+                    b,
+                    &mut list,
+                    (i, count),
+                    (alpha, beta),
+                    (best, best_sq),
+                    depth,
+                    ply,
+                    poller,
+                ) {
+                    if self.aborted {
+                        return 0;
+                    }
+                    (best, best_sq) = (v, sq);
+                    if best >= beta {
+                        self.note_cutoff(sq, depth, ply);
+                    }
+                    break;
+                }
+            }
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
@@ -722,12 +790,7 @@ impl Searcher {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        let k = &mut self.killers[ply.min(MAX_PLY - 1)];
-                        if k[0] != m.sq {
-                            k[1] = k[0];
-                            k[0] = m.sq;
-                        }
-                        self.history[m.sq as usize] += (depth * depth) as i32;
+                        self.note_cutoff(m.sq, depth, ply);
                         break;
                     }
                 }
@@ -742,6 +805,44 @@ impl Searcher {
         };
         self.table.store(b, depth, best, bound, best_sq);
         best
+    }
+
+    /// Killers and history learn the move `sq` that cut at a node `depth` plies deep.
+    #[inline(always)]
+    fn note_cutoff(&mut self, sq: u8, depth: u32, ply: usize) {
+        let k = &mut self.killers[ply.min(MAX_PLY - 1)];
+        if k[0] != sq {
+            k[1] = k[0];
+            k[0] = sq;
+        }
+        self.history[sq as usize] += (depth * depth) as i32;
+    }
+
+    /// Whether a parallel search runs and some other thread waits for work.
+    #[inline(always)]
+    fn helper_idle(&self) -> bool {
+        self.pool.as_ref().is_some_and(|p| p.idle(self.id))
+    }
+
+    /// After the first moves of a node (`..from`) failed to cut: orders the rest of `list`
+    /// and splits them between the threads (`parallel`); `None` when no helper is free.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn split_rest<const I: u8, const F: bool>(
+        &mut self,
+        b: &Board,
+        list: &mut [Move; 34],
+        (from, count): (usize, usize),
+        window: (i32, i32),
+        first: (i32, u8),
+        depth: u32,
+        ply: usize,
+        poller: &mut Poller<'_>,
+    ) -> Option<(i32, u8)> {
+        for j in from..count {
+            pick(list, j, count);
+        }
+        self.split::<I, F>(b, list, from, count, window, first, depth, ply, poller)
     }
 
     #[inline(always)]
@@ -852,6 +953,7 @@ mod tests {
             }
             let mut s = Searcher::new(Evaluator::default_patterns(), 8);
             s.set_threads(threads);
+            s.split_min = 2;
             // No deadline: only the token ends the search.
             let stop = StopToken::new();
             let l = Limits::new(Deadline::unlimited(), None, stop.clone());
@@ -869,6 +971,68 @@ mod tests {
             let g = s.deepen(&b, &unlimited, 5);
             assert_eq!(g.depth, 5, "{g:?}");
             assert!(b.moves() >> g.best.unwrap() & 1 != 0);
+        }
+    }
+
+    #[test]
+    fn split_search_gives_the_single_threaded_score_at_a_fixed_depth() {
+        // Without ProbCut a fixed-depth search's score is the minimax value of that depth,
+        // whoever searches which move: with splits from 2 plies left (so that these small
+        // searches split at nearly every node), 2 and 3 threads must give the score of one,
+        // with either evaluation (the pattern one carries features to the helpers).
+        let mut rng = SmallRng::seed_from_u64(44);
+        let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let mut tried = 0;
+        while tried < 8 {
+            let plies = rng.gen_range(10..36);
+            let b = random_plies(&mut rng, plies);
+            if b.moves() == 0 {
+                continue;
+            }
+            tried += 1;
+            let linear = tried % 4 == 0;
+            let eval = || {
+                if linear {
+                    Evaluator::from(Weights::default_weights())
+                } else {
+                    Evaluator::default_patterns()
+                }
+            };
+            let one = Searcher::new(eval(), 4).deepen(&b, &unlimited(), 7);
+            for threads in [2, 3] {
+                let mut s = Searcher::new(eval(), 4);
+                s.set_threads(threads);
+                s.split_min = 2;
+                let f = s.deepen(&b, &unlimited(), 7);
+                assert_eq!(
+                    (f.score, f.depth),
+                    (one.score, one.depth),
+                    "{threads} threads"
+                );
+                assert!(b.moves() >> f.best.unwrap() & 1 != 0, "{f:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn split_search_with_probcut_returns_a_legal_move_in_range() {
+        let mut rng = SmallRng::seed_from_u64(45);
+        let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let mut tried = 0;
+        while tried < 6 {
+            let plies = rng.gen_range(10..36);
+            let b = random_plies(&mut rng, plies);
+            if b.moves() == 0 {
+                continue;
+            }
+            tried += 1;
+            let mut s = Searcher::new(Evaluator::default_patterns(), 4).with_probcut(Some(150));
+            s.set_threads(2);
+            s.split_min = 3;
+            let f = s.deepen(&b, &unlimited(), 9);
+            assert_eq!(f.depth, 9, "{f:?}");
+            assert!(f.score.abs() <= 64 * DISC, "{f:?}");
+            assert!(b.moves() >> f.best.unwrap() & 1 != 0, "{f:?}");
         }
     }
 
