@@ -260,14 +260,15 @@ impl Searcher {
     }
 
     /// A helper of the midgame search: the same evaluation and settings on the same table,
-    /// its own killers and history, mailbox `id` of `pool`.
+    /// its own killers and history (starting as copies of this thread's), mailbox `id` of
+    /// `pool`.
     fn helper(&self, id: usize, pool: Arc<parallel::Pool>) -> Searcher {
         Searcher {
             eval: self.eval.clone(),
             table: self.table.clone(),
             solver: Solver::new(1),
-            killers: [[64; 2]; MAX_PLY],
-            history: [0; 64],
+            killers: self.killers,
+            history: self.history,
             nodes: 0,
             aborted: false,
             isa: self.isa,
