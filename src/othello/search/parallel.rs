@@ -259,8 +259,11 @@ impl Searcher {
                 v = r;
             }
             if self.aborted {
-                // A cut-off at this node is its result; anything else leaves it unfinished.
-                self.aborted = self.stopped || Chain(sp.parent).cut();
+                // A cut-off at this node is its result; anything else (a stop, a cut-off
+                // above, or a split below that another thread's stop left unfinished) leaves
+                // it unfinished.
+                self.aborted =
+                    !sp.cutoff.load(Ordering::Acquire) || self.stopped || Chain(sp.parent).cut();
                 if self.aborted {
                     sp.failed.store(true, Ordering::Release);
                 }
