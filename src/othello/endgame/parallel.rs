@@ -264,8 +264,11 @@ impl Solver {
                 v = r;
             }
             if self.aborted {
-                // A cut-off at this node is its result; anything else leaves it unsolved.
-                self.aborted = self.stopped || Chain(sp.parent).cut();
+                // A cut-off at this node is its result; anything else (a stop, a cut-off
+                // above, or a split below that another thread's stop left unsolved) leaves
+                // it unsolved.
+                self.aborted =
+                    !sp.cutoff.load(Ordering::Acquire) || self.stopped || Chain(sp.parent).cut();
                 if self.aborted {
                     sp.failed.store(true, Ordering::Release);
                 }
