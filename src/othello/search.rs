@@ -2,7 +2,8 @@
 //! aspiration windows, a transposition table, and move ordering by table move, killers,
 //! history and (at depth >= 3) opponent mobility. Near the end it hands over to the exact
 //! solver. Search never does I/O; it stops on the shared `Limits` (stop token, hard
-//! deadline) polled every node, and starts no iteration after the soft limit.
+//! deadline) polled every node, and starts no iteration after the soft limit. With
+//! `set_threads`, the threads split the tree (young brothers wait, `parallel`).
 use super::bitboard::{flips_f, moves_f};
 use super::board::Board;
 use super::endgame::Solver;
