@@ -11,6 +11,7 @@ use super::evaluator::Evaluator;
 use super::isa;
 use super::pattern_incr::{powers, Features, LANES};
 use super::probcut;
+use crate::search::ybwc::{Finish, Seat};
 use crate::search::{Deadline, Limits, Poller};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -191,12 +192,8 @@ pub struct Searcher {
     /// Nodes with this many plies left or more are split between threads (`parallel`; a
     /// field so that the tests can split small searches).
     split_min: u32,
-    /// The helpers of the parallel search running, if any.
-    pool: Option<Arc<parallel::Pool>>,
-    /// This thread's mailbox in `pool`.
-    id: usize,
-    /// The split point this thread works under, if any.
-    split_chain: parallel::Chain,
+    /// This thread's place among the threads of a parallel search.
+    seat: Seat<parallel::Node>,
     /// The stop token or the deadline ended the search (a cut-off at a split point also
     /// sets `aborted`, but only for the work below it).
     stopped: bool,
@@ -242,9 +239,7 @@ impl Searcher {
             probcut: None,
             threads: 1,
             split_min: SPLIT_MIN,
-            pool: None,
-            id: 0,
-            split_chain: parallel::Chain::NONE,
+            seat: Seat::ALONE,
             stopped: false,
         }
     }
@@ -278,9 +273,7 @@ impl Searcher {
             probcut: self.probcut,
             threads: 1,
             split_min: self.split_min,
-            pool: Some(pool),
-            id,
-            split_chain: parallel::Chain::NONE,
+            seat: Seat::in_pool(id, pool),
             stopped: false,
         }
     }
@@ -385,24 +378,12 @@ impl Searcher {
         let mut helpers: Vec<Searcher> = (1..self.threads)
             .map(|id| self.helper(id, pool.clone()))
             .collect();
-        self.pool = Some(pool.clone());
-        self.id = 0;
+        self.seat = Seat::in_pool(0, pool.clone());
         let found = std::thread::scope(|s| {
             let joins: Vec<_> = helpers
                 .iter_mut()
-                .map(|h| {
-                    let pool = &pool;
-                    s.spawn(move || h.serve(pool, limits))
-                })
+                .map(|h| s.spawn(move || h.serve(limits)))
                 .collect();
-            /// Ends the helpers however this thread's search ends (a panic included: the
-            /// scope joins them before it unwinds).
-            struct Finish<'a>(&'a parallel::Pool);
-            impl Drop for Finish<'_> {
-                fn drop(&mut self) {
-                    self.0.finish();
-                }
-            }
             let finish = Finish(&pool);
             let mut found = self.deepen_alone(b, limits, max_depth);
             drop(finish);
@@ -411,7 +392,7 @@ impl Searcher {
             }
             found
         });
-        self.pool = None;
+        self.seat = Seat::ALONE;
         found
     }
 
@@ -694,7 +675,7 @@ impl Searcher {
             self.stopped = true;
         }
         // In a parallel search: a cut-off at a split point above ends this work.
-        if !self.split_chain.0.is_null() && depth >= 2 && self.split_chain.cut() {
+        if depth >= 2 && self.seat.cut_above() {
             self.aborted = true;
         }
         if self.aborted {
@@ -823,7 +804,10 @@ impl Searcher {
     /// Whether a parallel search runs and some other thread waits for work.
     #[inline(always)]
     fn helper_idle(&self) -> bool {
-        self.pool.as_ref().is_some_and(|p| p.idle(self.id))
+        self.seat
+            .pool
+            .as_ref()
+            .is_some_and(|p| p.idle(self.seat.id))
     }
 
     /// After the first moves of a node (`..from`) failed to cut: orders the rest of `list`
@@ -844,7 +828,7 @@ impl Searcher {
         for j in from..count {
             pick(list, j, count);
         }
-        self.split::<I, F>(b, list, from, count, window, first, depth, ply, poller)
+        self.split::<I, F>(b, list, (from, count), window, first, depth, ply, poller)
     }
 
     #[inline(always)]
