@@ -543,9 +543,9 @@ impl Searcher {
         let mut best = -INF - 1;
         let mut best_sq = None;
         for i in 0..count {
-            if i >= 1 && depth >= self.split_min && self.helper_idle() {
+            if i >= 1 && depth >= self.split_min && self.seat.others_idle() {
                 let first = best_sq.unwrap_or(list[0].sq as usize) as u8;
-                if let Some((v, sq)) = self.split_rest::<I, F>(
+                if let Some((v, sq)) = self.split::<I, F>(
                     b,
                     &mut list,
                     (i, count),
@@ -728,8 +728,8 @@ impl Searcher {
         let mut best = -INF - 1;
         let mut best_sq = list[0].sq;
         for i in 0..count {
-            if i >= 1 && depth >= self.split_min && self.helper_idle() {
-                if let Some((v, sq)) = self.split_rest::<I, F>(
+            if i >= 1 && depth >= self.split_min && self.seat.others_idle() {
+                if let Some((v, sq)) = self.split::<I, F>(
                     b,
                     &mut list,
                     (i, count),
@@ -799,36 +799,6 @@ impl Searcher {
             k[0] = sq;
         }
         self.history[sq as usize] += (depth * depth) as i32;
-    }
-
-    /// Whether a parallel search runs and some other thread waits for work.
-    #[inline(always)]
-    fn helper_idle(&self) -> bool {
-        self.seat
-            .pool
-            .as_ref()
-            .is_some_and(|p| p.idle(self.seat.id))
-    }
-
-    /// After the first moves of a node (`..from`) failed to cut: orders the rest of `list`
-    /// and splits them between the threads (`parallel`); `None` when no helper is free.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn split_rest<const I: u8, const F: bool>(
-        &mut self,
-        b: &Board,
-        list: &mut [Move; 34],
-        (from, count): (usize, usize),
-        window: (i32, i32),
-        first: (i32, u8),
-        depth: u32,
-        ply: usize,
-        poller: &mut Poller<'_>,
-    ) -> Option<(i32, u8)> {
-        for j in from..count {
-            pick(list, j, count);
-        }
-        self.split::<I, F>(b, list, (from, count), window, first, depth, ply, poller)
     }
 
     #[inline(always)]

@@ -88,7 +88,7 @@ impl<N> Pool<N> {
 
     /// Whether some thread other than `id` waits for work.
     #[inline]
-    pub fn idle(&self, id: usize) -> bool {
+    fn idle(&self, id: usize) -> bool {
         self.slots
             .iter()
             .enumerate()
@@ -131,6 +131,12 @@ impl<N> Seat<N> {
             id,
             chain: Chain::NONE,
         }
+    }
+
+    /// Whether a parallel search runs and some other thread waits for work.
+    #[inline(always)]
+    pub fn others_idle(&self) -> bool {
+        self.pool.as_ref().is_some_and(|p| p.idle(self.id))
     }
 
     /// Whether a cut-off at a split point above ends this thread's work.
@@ -210,10 +216,11 @@ impl<N> Chain<N> {
     }
 }
 
-/// A score and its move for `fetch_max` (scores within ±2^21). `known` marks a score the
+/// A score and its move for `fetch_max` (scores within ±2^22). `known` marks a score the
 /// move is known to reach (exact or a lower bound): at equal scores it beats an upper
 /// bound, whose move may be worse, so the best move is one that reaches the best score.
 fn pack(score: i32, known: bool, sq: u8) -> i32 {
+    debug_assert!(score.unsigned_abs() < 1 << 22);
     score << 9 | (known as i32) << 8 | sq as i32
 }
 
@@ -408,4 +415,26 @@ fn wait<W: Worker>(w: &mut W, pool: &Pool<W::Node>, sp: *mut SplitPoint<W::Node>
         }
     }
     (*w.aborted(), *w.stopped()) = (aborted, stopped);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pack, unpack};
+
+    #[test]
+    fn packed_scores_order_as_the_scores() {
+        let scores = [-10_001, -6_400, -65, -1, 0, 1, 64, 10_001];
+        for &s in &scores {
+            for sq in [0u8, 7, 63, 255] {
+                assert_eq!(unpack(pack(s, true, sq)), (s, sq));
+                assert_eq!(unpack(pack(s, false, sq)), (s, sq));
+            }
+        }
+        for w in scores.windows(2) {
+            // A higher score wins whatever the moves and whether known.
+            assert!(pack(w[0], true, 255) < pack(w[1], false, 0));
+        }
+        // At equal scores, a known score beats an upper bound.
+        assert!(pack(-3, false, 255) < pack(-3, true, 0));
+    }
 }

@@ -3,7 +3,7 @@
 //! searched without a cut-off, the other moves are shared between this thread and every
 //! idle helper. A split point carries the position, its moves, its pattern features (read
 //! only by the copies that keep them), depth and ply. All threads share the `MidTable`.
-use super::{Move, Searcher};
+use super::{pick, Move, Searcher};
 use crate::othello::board::Board;
 use crate::othello::isa;
 use crate::othello::pattern_incr::Features;
@@ -80,16 +80,16 @@ impl<const I: u8, const F: bool> Worker for Parallel<'_, '_, I, F> {
 }
 
 impl Searcher {
-    /// Searches moves `from..count` of `list` (all of them ordered already) at node `b`
-    /// with helpers, after the moves before gave `best`/`best_sq`; `None` when no helper is
-    /// free (the caller goes on alone). The result is the node's best score and move,
-    /// meaningless when `aborted` is set.
+    /// After the first moves of a node (`..from`) failed to cut: orders the rest of `list`
+    /// and searches them with helpers, after the moves before gave `first` (best score and
+    /// move); `None` when no helper is free (the caller goes on alone). The result is the
+    /// node's best score and move, meaningless when `aborted` is set.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn split<const I: u8, const F: bool>(
         &mut self,
         b: &Board,
-        list: &[Move; 34],
+        list: &mut [Move; 34],
         (from, count): (usize, usize),
         window: (i32, i32),
         first: (i32, u8),
@@ -97,6 +97,9 @@ impl Searcher {
         ply: usize,
         poller: &mut Poller<'_>,
     ) -> Option<(i32, u8)> {
+        for j in from..count {
+            pick(list, j, count);
+        }
         let node = |w: &mut Parallel<'_, '_, I, F>| Node {
             board: *b,
             list: *list,
