@@ -18,8 +18,9 @@
 //!
 //! Files: `table` (the transposition table), `order` (move ordering), `pvs` (the
 //! sorted search), `last_plies` (the last `SHALLOW` plies), `estimate` (the
-//! evaluation searches behind the root guess and the ordering high in the tree); this
-//! file holds the root driver.
+//! evaluation searches behind the root guess and the ordering high in the tree),
+//! `parallel` (the solver's side of the threads' split, `crate::search::ybwc`); this file
+//! holds the root driver.
 //!
 //! The thresholds between the layers, the ordering and the cut-offs were tuned on FFO
 //! #40-#59 by node counts (the time of one binary spreads by 10% between runs on a shared
