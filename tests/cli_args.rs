@@ -83,6 +83,53 @@ fn gomoku_threads_are_checked() {
     }
 }
 
+#[test]
+fn othello_depth_bench_checks_its_options_and_compares_thread_counts() {
+    fails_with(
+        &["bench", "othello", "depth", "--threads", "1,0"],
+        "--threads must be between 1 and 256",
+    );
+    fails_with(
+        &["bench", "othello", "depth", "--depth", "31"],
+        "--depth must be between 1 and 30",
+    );
+    fails_with(
+        &[
+            "bench",
+            "othello",
+            "depth",
+            "--depth",
+            "4",
+            "--positions",
+            "9",
+        ],
+        "--positions must be between 1 and 8",
+    );
+    let (code, out, err) = common::cli::run(
+        &[
+            "bench",
+            "othello",
+            "depth",
+            "--depth",
+            "4",
+            "--positions",
+            "2",
+            "--threads",
+            "1,2",
+            "--hash-mb",
+            "4",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("depth 4 on 2 positions, 1 threads")
+            && out.contains("depth 4 on 2 positions, 2 threads")
+            && out.contains("2 thread(s): depth 4 in"),
+        "{out}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn an_endless_weights_file_is_refused_at_its_size_cap() {

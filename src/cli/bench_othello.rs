@@ -42,11 +42,20 @@ pub enum BenchOthello {
         #[arg(long, value_delimiter = ',', default_value = "1")]
         threads: Vec<usize>,
     },
-    /// Midgame search depth completed within a time budget from a fixed 40-empties position.
+    /// Midgame search depth completed within a time budget from a fixed 40-empties position,
+    /// or with --depth the time to complete that depth on fixed midgame positions.
     Depth {
         /// Budget of the search in milliseconds.
         #[arg(long, default_value_t = 1000)]
         ms: u64,
+        /// Search each of --positions positions to this depth (1 to 30) and report the
+        /// time, instead of a timed search.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Positions of the fixed-depth run: from 44 empties, every second ply of a fixed
+        /// game (1 to 8).
+        #[arg(long, default_value_t = 8)]
+        positions: usize,
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
@@ -61,9 +70,10 @@ pub enum BenchOthello {
         /// ProbCut selectivity (as `quartet othello --probcut`; 0: off).
         #[arg(long, default_value_t = DEFAULT_T)]
         probcut: f64,
-        /// Search threads (1 to 256, as `quartet othello --threads`).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Search threads (1 to 256, as `quartet othello --threads`). A list (`1,2`) runs
+        /// once per count and compares each with the first.
+        #[arg(long, value_delimiter = ',', default_value = "1")]
+        threads: Vec<usize>,
     },
     /// Fixed-depth searches of seeded random midgame positions: each one's best move, score
     /// and nodes, the node rate, and a signature that a pure speedup must leave unchanged.
@@ -137,6 +147,8 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
         }
         BenchOthello::Depth {
             ms,
+            depth,
+            positions,
             hash_mb,
             weights,
             eval,
@@ -144,9 +156,56 @@ pub fn run(cmd: BenchOthello) -> Result<(), String> {
             threads,
         } => {
             crate::memory::check_hash_mb(hash_mb, hash_mb as u64)?;
-            check_threads(threads)?;
+            threads.iter().try_for_each(|&t| check_threads(t))?;
+            if depth.is_some_and(|d| !(1..=30).contains(&d)) {
+                return Err("--depth must be between 1 and 30".into());
+            }
+            if !(1..=8).contains(&positions) {
+                return Err("--positions must be between 1 and 8".into());
+            }
             let eval = Evaluator::chosen(weights.as_deref(), &eval)?;
-            bench::depth(ms, hash_mb, eval, hundredths(probcut), threads, out)
+            let mut runs = Vec::new();
+            for &t in &threads {
+                let run = match depth {
+                    Some(d) => bench::fixed_depth(
+                        d,
+                        positions,
+                        hash_mb,
+                        &eval,
+                        hundredths(probcut),
+                        t,
+                        out,
+                    )?,
+                    None => bench::depth(ms, hash_mb, &eval, hundredths(probcut), t, out)?,
+                };
+                runs.push((t, run));
+            }
+            if let [(t0, r0), rest @ ..] = &runs[..] {
+                for (t, r) in rest {
+                    // The time to a depth compares only at the same depth; the CPU time
+                    // of the searching thread hardly depends on the machine's load, as
+                    // long as every thread has a core.
+                    let main = match (r.main_cpu, r0.main_cpu) {
+                        (Some(a), Some(b)) => {
+                            format!(", {:.2}x its cpu (this thread)", a / b.max(1e-9))
+                        }
+                        _ => String::new(),
+                    };
+                    writeln!(
+                        out,
+                        "{t} thread(s): depth {} in {:.3} s wall, {} nodes; {t0} thread(s): depth {} in {:.3} s; {:.2}x the time of {t0} thread(s){main}{}",
+                        r.depth,
+                        r.wall,
+                        r.nodes,
+                        r0.depth,
+                        r0.wall,
+                        r.wall / r0.wall.max(1e-9),
+                        if r.depth == r0.depth { "" } else { " (not the same depth)" }
+                    )
+                    .map_err(|e| e.to_string())?;
+                }
+            }
+            Ok(())
         }
         BenchOthello::Signature {
             depth,

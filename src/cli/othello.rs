@@ -30,8 +30,8 @@ pub struct OthelloArgs {
     /// it off. The linear evaluation never uses it.
     #[arg(long, default_value_t = crate::othello::probcut::DEFAULT_T)]
     pub probcut: f64,
-    /// Search threads for one move (1 to 256): helpers on the shared table in the
-    /// midgame, the endgame tree split between them. 1 keeps matches reproducible. The
+    /// Search threads for one move (1 to 256): the midgame and endgame trees split
+    /// between them. 1 keeps matches reproducible. The
     /// NBoard protocol has no threads command, so this option sets it there too.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,

@@ -171,60 +171,168 @@ pub fn ffo(file: &Path, o: Ffo, out: &mut impl Write) -> Result<f64, String> {
     Ok(total_time)
 }
 
-/// Plays 20 plies from the start (each chosen by a depth-4 search with the built-in linear
-/// weights, so the position is the same on every run), then deepens from the resulting
-/// 40-empties position for `ms` with `eval` and reports the depth it completed.
-pub fn depth(
-    ms: u64,
-    hash_mb: usize,
-    eval: Evaluator,
-    probcut: Option<i32>,
-    threads: usize,
-    out: &mut impl Write,
-) -> Result<(), String> {
-    let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
+/// The game the depth benches search in: the positions after 0, 1, 2, ... plies from
+/// the start, each move chosen by a depth-4 search with the built-in linear weights (the
+/// same on every run), with the side to move, down to `empties` empties.
+fn bench_game(empties: u32, hash_mb: usize) -> Vec<(Board, Color)> {
+    let unlimited = Limits::new(Deadline::unlimited(), None, StopToken::new());
     let mut s = Searcher::new(Weights::default_weights(), hash_mb);
     let (mut b, mut side) = (Board::start(), Color::Black);
-    while b.empties().count_ones() > 40 {
-        match s
-            .deepen(&b, &unlimited(), 4)
-            .best
-            .filter(|_| b.moves() != 0)
-        {
+    let mut game = vec![(b, side)];
+    while b.empties().count_ones() > empties && !b.is_game_over() {
+        match s.deepen(&b, &unlimited, 4).best.filter(|_| b.moves() != 0) {
             Some(m) => b = b.play(m).expect("searcher returns a legal move"),
             None => b = b.pass(),
         }
         side = side.opponent();
+        game.push((b, side));
     }
-    // A fresh searcher (no killers or history from the plies above), its table cleared
-    // here so that the first touch of its pages is not timed.
-    s = Searcher::new(eval, hash_mb).with_probcut(probcut);
+    game
+}
+
+/// What one depth bench measured.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DepthRun {
+    /// Deepest completed iteration (the smallest over the positions of a fixed-depth run).
+    pub depth: u32,
+    pub wall: f64,
+    /// CPU seconds of the thread that runs the search (the helpers' not included).
+    pub main_cpu: Option<f64>,
+    /// CPU seconds of every thread of the process.
+    pub all_cpu: Option<f64>,
+    pub nodes: u64,
+}
+
+/// A searcher for the depth benches, its table cleared here so that the first touch of
+/// its pages is not timed.
+fn bench_searcher(
+    eval: &Evaluator,
+    hash_mb: usize,
+    probcut: Option<i32>,
+    threads: usize,
+) -> Searcher {
+    let mut s = Searcher::new(eval.clone(), hash_mb).with_probcut(probcut);
     s.set_threads(threads);
     s.clear();
+    s
+}
+
+/// Plays 20 plies from the start (`bench_game`), then deepens from the resulting
+/// 40-empties position for `ms` with `eval` and reports the depth it completed.
+pub fn depth(
+    ms: u64,
+    hash_mb: usize,
+    eval: &Evaluator,
+    probcut: Option<i32>,
+    threads: usize,
+    out: &mut impl Write,
+) -> Result<DepthRun, String> {
+    let (b, side) = *bench_game(40, hash_mb).last().expect("a game has a start");
+    // A fresh searcher: no killers or history from the plies above.
+    let mut s = bench_searcher(eval, hash_mb, probcut, threads);
     let limits = Limits::new(
         Deadline::after(Duration::from_millis(ms), Duration::from_millis(ms)),
         None,
         StopToken::new(),
     );
     let t = Instant::now();
-    let c0 = thread_seconds();
+    let (c0, p0) = (thread_seconds(), crate::cpu_time::process_seconds());
     let f = s.deepen(&b, &limits, 60);
-    let cpu = c0.and_then(|c0| thread_seconds().map(|c| c - c0));
+    let run = DepthRun {
+        depth: f.depth,
+        wall: t.elapsed().as_secs_f64(),
+        main_cpu: c0.and_then(|c0| thread_seconds().map(|c| c - c0)),
+        all_cpu: p0.and_then(|p0| crate::cpu_time::process_seconds().map(|p| p - p0)),
+        nodes: f.nodes,
+    };
     let x = if side == Color::Black { "X" } else { "O" };
     writeln!(out, "position {} {x}", b.to_obf(side)).map_err(io)?;
     writeln!(
         out,
-        "depth {} completed in {:.3} s wall, {} cpu (this thread), {} nodes, {} threads, best {}, score {:+.2}",
+        "depth {} completed in {:.3} s wall, {} cpu (this thread), {} cpu (all threads), {} nodes, {} threads, best {}, score {:+.2}",
         f.depth,
-        t.elapsed().as_secs_f64(),
-        cpu.map(|c| format!("{c:.3} s"))
-            .unwrap_or_else(|| "n/a".into()),
+        run.wall,
+        seconds(run.main_cpu),
+        seconds(run.all_cpu),
         f.nodes,
         threads,
         f.best.map(square_name).unwrap_or_else(|| "pass".into()),
         f.score as f64 / 100.0
     )
-    .map_err(io)
+    .map_err(io)?;
+    Ok(run)
+}
+
+fn seconds(s: Option<f64>) -> String {
+    s.map(|c| format!("{c:.3} s"))
+        .unwrap_or_else(|| "n/a".into())
+}
+
+/// Searches `positions` positions of `bench_game` (from 44 empties, every second ply) to
+/// `depth` each, every one with a cleared table, and reports the time and nodes of each
+/// and in all.
+pub fn fixed_depth(
+    depth: u32,
+    positions: usize,
+    hash_mb: usize,
+    eval: &Evaluator,
+    probcut: Option<i32>,
+    threads: usize,
+    out: &mut impl Write,
+) -> Result<DepthRun, String> {
+    let game = bench_game(44u32.saturating_sub(2 * positions as u32), hash_mb);
+    let chosen: Vec<(Board, Color)> = game
+        .into_iter()
+        .filter(|(b, _)| {
+            let n = b.empties().count_ones();
+            n <= 44 && n % 2 == 0 && b.moves() != 0
+        })
+        .take(positions)
+        .collect();
+    let mut s = bench_searcher(eval, hash_mb, probcut, threads);
+    let unlimited = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let mut run = DepthRun {
+        depth: depth.max(1),
+        ..DepthRun::default()
+    };
+    let (c0, p0) = (thread_seconds(), crate::cpu_time::process_seconds());
+    for (b, side) in &chosen {
+        s.clear();
+        let t = Instant::now();
+        let f = s.deepen(b, &unlimited, depth);
+        let wall = t.elapsed().as_secs_f64();
+        run.depth = run.depth.min(f.depth);
+        run.wall += wall;
+        run.nodes += f.nodes;
+        writeln!(
+            out,
+            "{} {}  empties {}  depth {}  best {}  score {:+.2}  nodes {}  {:.3} s",
+            b.to_obf(*side),
+            if *side == Color::Black { "X" } else { "O" },
+            b.empties().count_ones(),
+            f.depth,
+            f.best.map(square_name).unwrap_or_else(|| "pass".into()),
+            f.score as f64 / 100.0,
+            f.nodes,
+            wall
+        )
+        .map_err(io)?;
+    }
+    run.main_cpu = c0.and_then(|c0| thread_seconds().map(|c| c - c0));
+    run.all_cpu = p0.and_then(|p0| crate::cpu_time::process_seconds().map(|p| p - p0));
+    writeln!(
+        out,
+        "depth {} on {} positions, {} threads: {:.3} s wall, {} cpu (this thread), {} cpu (all threads), {} nodes",
+        run.depth,
+        chosen.len(),
+        threads,
+        run.wall,
+        seconds(run.main_cpu),
+        seconds(run.all_cpu),
+        run.nodes
+    )
+    .map_err(io)?;
+    Ok(run)
 }
 
 /// Positions of the signature with this many empties and down to `MIN_EMPTIES`: the

@@ -2,7 +2,8 @@
 //! aspiration windows, a transposition table, and move ordering by table move, killers,
 //! history and (at depth >= 3) opponent mobility. Near the end it hands over to the exact
 //! solver. Search never does I/O; it stops on the shared `Limits` (stop token, hard
-//! deadline) polled every node, and starts no iteration after the soft limit.
+//! deadline) polled every node, and starts no iteration after the soft limit. With
+//! `set_threads`, the threads split the tree (young brothers wait, `parallel`).
 use super::bitboard::{flips_f, moves_f};
 use super::board::Board;
 use super::endgame::Solver;
@@ -10,6 +11,7 @@ use super::evaluator::Evaluator;
 use super::isa;
 use super::pattern_incr::{powers, Features, LANES};
 use super::probcut;
+use crate::search::ybwc::{Finish, Seat};
 use crate::search::{no_progress, Deadline, Limits, Poller, Progress};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -24,6 +26,8 @@ const ALWAYS_SOLVE: u32 = 14;
 const TRY_SOLVE: u32 = 22;
 const ASPIRATION: i32 = 2 * DISC;
 const MAX_PLY: usize = 64;
+/// With helpers, nodes with this many plies left or more are split between the threads.
+const SPLIT_MIN: u32 = 5;
 
 /// Cheap static order: corners best, X-squares worst.
 #[rustfmt::skip]
@@ -185,9 +189,14 @@ pub struct Searcher {
     pub probcut: Option<i32>,
     /// Search threads (`set_threads`).
     threads: usize,
-    /// A helper's iterations search this many plies deeper than their number, so that
-    /// helpers do not all repeat the main thread's iteration.
-    depth_offset: u32,
+    /// Nodes with this many plies left or more are split between threads (`parallel`; a
+    /// field so that the tests can split small searches).
+    split_min: u32,
+    /// This thread's place among the threads of a parallel search.
+    seat: Seat<parallel::Node>,
+    /// The stop token or the deadline ended the search (a cut-off at a split point also
+    /// sets `aborted`, but only for the work below it).
+    stopped: bool,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -212,6 +221,8 @@ macro_rules! per_copy {
     };
 }
 
+mod parallel;
+
 impl Searcher {
     pub fn new(eval: impl Into<Evaluator>, hash_mb: usize) -> Searcher {
         Searcher {
@@ -227,13 +238,14 @@ impl Searcher {
             powers: powers(),
             probcut: None,
             threads: 1,
-            depth_offset: 0,
+            split_min: SPLIT_MIN,
+            seat: Seat::ALONE,
+            stopped: false,
         }
     }
 
-    /// Search threads for one move: the midgame search runs `threads - 1` helpers on the
-    /// shared table (lazy SMP) and plays the main thread's result; the solver splits its
-    /// tree between them. 1 keeps the search reproducible.
+    /// Search threads for one move: the midgame search and the solver split their trees
+    /// between them (young brothers wait). 1 keeps the search reproducible.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.solver.set_threads(threads);
@@ -244,14 +256,15 @@ impl Searcher {
     }
 
     /// A helper of the midgame search: the same evaluation and settings on the same table,
-    /// its own killers and history; the odd ones search a ply deeper.
-    fn helper(&self, id: usize) -> Searcher {
+    /// its own killers and history (starting as copies of this thread's), mailbox `id` of
+    /// `pool`.
+    fn helper(&self, id: usize, pool: Arc<parallel::Pool>) -> Searcher {
         Searcher {
             eval: self.eval.clone(),
             table: self.table.clone(),
             solver: Solver::new(1),
-            killers: [[64; 2]; MAX_PLY],
-            history: [0; 64],
+            killers: self.killers,
+            history: self.history,
             nodes: 0,
             aborted: false,
             isa: self.isa,
@@ -259,7 +272,9 @@ impl Searcher {
             powers: self.powers,
             probcut: self.probcut,
             threads: 1,
-            depth_offset: (id % 2) as u32,
+            split_min: self.split_min,
+            seat: Seat::in_pool(id, pool),
+            stopped: false,
         }
     }
 
@@ -367,8 +382,8 @@ impl Searcher {
     }
 
     /// Iterative deepening with aspiration windows; with helpers (`set_threads`), they
-    /// deepen from the same position on the shared table until this thread is done, and
-    /// are joined before it returns.
+    /// take part in this thread's search tree (`parallel`) until it is done, and are joined
+    /// before it returns.
     pub fn deepen(&mut self, b: &Board, limits: &Limits, max_depth: u32) -> Found {
         self.deepen_reporting(b, limits, max_depth, &mut no_progress)
     }
@@ -385,32 +400,26 @@ impl Searcher {
         if self.threads <= 1 {
             return self.deepen_alone(b, limits, max_depth, progress);
         }
-        // The helpers stop when this thread is done, or with it on the move's stop.
-        let helper_limits = limits.phase(limits.deadline);
-        let mut helpers: Vec<Searcher> = (1..self.threads).map(|id| self.helper(id)).collect();
-        std::thread::scope(|s| {
+        let pool = Arc::new(parallel::Pool::new(self.threads));
+        let mut helpers: Vec<Searcher> = (1..self.threads)
+            .map(|id| self.helper(id, pool.clone()))
+            .collect();
+        self.seat = Seat::in_pool(0, pool.clone());
+        let found = std::thread::scope(|s| {
             let joins: Vec<_> = helpers
                 .iter_mut()
-                .map(|h| {
-                    let l = &helper_limits;
-                    s.spawn(move || h.deepen_alone(b, l, max_depth, &mut no_progress).nodes)
-                })
+                .map(|h| s.spawn(move || h.serve(limits)))
                 .collect();
-            /// Stops the helpers however this thread's search ends.
-            struct Release<'a>(&'a crate::search::StopToken);
-            impl Drop for Release<'_> {
-                fn drop(&mut self) {
-                    self.0.stop();
-                }
-            }
-            let release = Release(&helper_limits.stop);
+            let finish = Finish(&pool);
             let mut found = self.deepen_alone(b, limits, max_depth, progress);
-            drop(release);
+            drop(finish);
             for j in joins {
                 found.nodes += j.join().expect("search helper panicked");
             }
             found
-        })
+        });
+        self.seat = Seat::ALONE;
+        found
     }
 
     fn deepen_alone(
@@ -422,6 +431,7 @@ impl Searcher {
     ) -> Found {
         self.nodes = 0;
         self.aborted = false;
+        self.stopped = false;
         let n = b.empties().count_ones();
         let mut poller = limits.poller();
         let mut found = Found {
@@ -454,7 +464,6 @@ impl Searcher {
                     }
                 }
             }
-            let depth = (depth + self.depth_offset).min(max_depth);
             let (mut lo, mut hi) = if depth >= 4 {
                 (prev2 - ASPIRATION, prev2 + ASPIRATION)
             } else {
@@ -571,6 +580,22 @@ impl Searcher {
         let mut best = -INF - 1;
         let mut best_sq = None;
         for i in 0..count {
+            if i >= 1 && depth >= self.split_min && self.seat.others_idle() {
+                let first = best_sq.unwrap_or(list[0].sq as usize) as u8;
+                if let Some((v, sq)) = self.split::<I, F>(
+                    b,
+                    &mut list,
+                    (i, count),
+                    (alpha, beta),
+                    (best, first),
+                    depth,
+                    0,
+                    poller,
+                ) {
+                    (best, best_sq) = (v, Some(sq as usize));
+                    break;
+                }
+            }
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
@@ -684,6 +709,11 @@ impl Searcher {
         self.nodes += 1;
         if poller.poll(self.nodes) {
             self.aborted = true;
+            self.stopped = true;
+        }
+        // In a parallel search: a cut-off at a split point above ends this work.
+        if depth >= 2 && self.seat.cut_above() {
+            self.aborted = true;
         }
         if self.aborted {
             return 0;
@@ -735,6 +765,27 @@ impl Searcher {
         let mut best = -INF - 1;
         let mut best_sq = list[0].sq;
         for i in 0..count {
+            if i >= 1 && depth >= self.split_min && self.seat.others_idle() {
+                if let Some((v, sq)) = self.split::<I, F>(
+                    b,
+                    &mut list,
+                    (i, count),
+                    (alpha, beta),
+                    (best, best_sq),
+                    depth,
+                    ply,
+                    poller,
+                ) {
+                    if self.aborted {
+                        return 0;
+                    }
+                    (best, best_sq) = (v, sq);
+                    if best >= beta {
+                        self.note_cutoff(sq, depth, ply);
+                    }
+                    break;
+                }
+            }
             pick(&mut list, i, count);
             let m = list[i];
             let next = b.play_flips(m.sq as usize, m.flips);
@@ -759,12 +810,7 @@ impl Searcher {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        let k = &mut self.killers[ply.min(MAX_PLY - 1)];
-                        if k[0] != m.sq {
-                            k[1] = k[0];
-                            k[0] = m.sq;
-                        }
-                        self.history[m.sq as usize] += (depth * depth) as i32;
+                        self.note_cutoff(m.sq, depth, ply);
                         break;
                     }
                 }
@@ -779,6 +825,17 @@ impl Searcher {
         };
         self.table.store(b, depth, best, bound, best_sq);
         best
+    }
+
+    /// Killers and history learn the move `sq` that cut at a node `depth` plies deep.
+    #[inline(always)]
+    fn note_cutoff(&mut self, sq: u8, depth: u32, ply: usize) {
+        let k = &mut self.killers[ply.min(MAX_PLY - 1)];
+        if k[0] != sq {
+            k[1] = k[0];
+            k[0] = sq;
+        }
+        self.history[sq as usize] += (depth * depth) as i32;
     }
 
     #[inline(always)]
@@ -889,6 +946,7 @@ mod tests {
             }
             let mut s = Searcher::new(Evaluator::default_patterns(), 8);
             s.set_threads(threads);
+            s.split_min = 2;
             // No deadline: only the token ends the search.
             let stop = StopToken::new();
             let l = Limits::new(Deadline::unlimited(), None, stop.clone());
@@ -906,6 +964,68 @@ mod tests {
             let g = s.deepen(&b, &unlimited, 5);
             assert_eq!(g.depth, 5, "{g:?}");
             assert!(b.moves() >> g.best.unwrap() & 1 != 0);
+        }
+    }
+
+    #[test]
+    fn split_search_gives_the_single_threaded_score_at_a_fixed_depth() {
+        // Without ProbCut a fixed-depth search's score is the minimax value of that depth,
+        // whoever searches which move: with splits from 2 plies left (so that these small
+        // searches split at nearly every node), 2 and 3 threads must give the score of one,
+        // with either evaluation (the pattern one carries features to the helpers).
+        let mut rng = SmallRng::seed_from_u64(44);
+        let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let mut tried = 0;
+        while tried < 8 {
+            let plies = rng.gen_range(10..36);
+            let b = random_plies(&mut rng, plies);
+            if b.moves() == 0 {
+                continue;
+            }
+            tried += 1;
+            let linear = tried % 4 == 0;
+            let eval = || {
+                if linear {
+                    Evaluator::from(Weights::default_weights())
+                } else {
+                    Evaluator::default_patterns()
+                }
+            };
+            let one = Searcher::new(eval(), 4).deepen(&b, &unlimited(), 7);
+            for threads in [2, 3] {
+                let mut s = Searcher::new(eval(), 4);
+                s.set_threads(threads);
+                s.split_min = 2;
+                let f = s.deepen(&b, &unlimited(), 7);
+                assert_eq!(
+                    (f.score, f.depth),
+                    (one.score, one.depth),
+                    "{threads} threads"
+                );
+                assert!(b.moves() >> f.best.unwrap() & 1 != 0, "{f:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn split_search_with_probcut_returns_a_legal_move_in_range() {
+        let mut rng = SmallRng::seed_from_u64(45);
+        let unlimited = || Limits::new(Deadline::unlimited(), None, StopToken::new());
+        let mut tried = 0;
+        while tried < 6 {
+            let plies = rng.gen_range(10..36);
+            let b = random_plies(&mut rng, plies);
+            if b.moves() == 0 {
+                continue;
+            }
+            tried += 1;
+            let mut s = Searcher::new(Evaluator::default_patterns(), 4).with_probcut(Some(150));
+            s.set_threads(2);
+            s.split_min = 3;
+            let f = s.deepen(&b, &unlimited(), 9);
+            assert_eq!(f.depth, 9, "{f:?}");
+            assert!(f.score.abs() <= 64 * DISC, "{f:?}");
+            assert!(b.moves() >> f.best.unwrap() & 1 != 0, "{f:?}");
         }
     }
 

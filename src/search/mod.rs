@@ -1,7 +1,9 @@
-//! Search machinery shared by the games: time management, stop tokens and pondering.
+//! Search machinery shared by the games: time management, stop tokens, pondering and
+//! the young-brothers-wait split of a search between threads (`ybwc`).
 pub mod ponder;
 pub mod stop;
 pub mod time;
+pub mod ybwc;
 
 /// Told by an iterative-deepening search what it has found after each completed iteration
 /// (and after a completed exact solve), on the searching thread; the search itself never

@@ -18,8 +18,9 @@
 //!
 //! Files: `table` (the transposition table), `order` (move ordering), `pvs` (the
 //! sorted search), `last_plies` (the last `SHALLOW` plies), `estimate` (the
-//! evaluation searches behind the root guess and the ordering high in the tree); this
-//! file holds the root driver.
+//! evaluation searches behind the root guess and the ordering high in the tree),
+//! `parallel` (the solver's side of the threads' split, `crate::search::ybwc`); this file
+//! holds the root driver.
 //!
 //! The thresholds between the layers, the ordering and the cut-offs were tuned on FFO
 //! #40-#59 by node counts (the time of one binary spreads by 10% between runs on a shared
@@ -28,6 +29,7 @@
 use super::bitboard::moves;
 use super::board::Board;
 use super::isa;
+use crate::search::ybwc::{Finish, Seat};
 use crate::search::StopToken;
 use std::sync::Arc;
 use std::time::Instant;
@@ -135,11 +137,8 @@ pub struct Solver {
     /// Fewest empties at which a node's moves are shared between threads
     /// (`parallel`; a field so that the tests can split small positions).
     split_min: u32,
-    /// The helpers of the running parallel solve, and this thread's index among them.
-    pool: Option<Arc<parallel::Pool>>,
-    id: usize,
-    /// The split point this thread works under, if any.
-    split_chain: parallel::Chain,
+    /// This thread's place among the threads of a parallel solve.
+    seat: Seat<parallel::Node>,
     /// The stop flag or the deadline ended the search (a cut-off at a split point also
     /// sets `aborted`, but only for the work below it).
     stopped: bool,
@@ -193,9 +192,7 @@ impl Solver {
             sel_root: SELECTIVE_ROOT,
             threads: 1,
             split_min: SPLIT_MIN,
-            pool: None,
-            id: 0,
-            split_chain: parallel::Chain::NONE,
+            seat: Seat::ALONE,
             stopped: false,
         }
     }
@@ -260,7 +257,7 @@ impl Solver {
         let mut a = alpha;
         let mut best_score = -65;
         for i in 0..count {
-            if i == 1 && self.pool.is_some() && n >= self.split_min {
+            if i == 1 && self.seat.pool.is_some() && n >= self.split_min {
                 for j in 1..count {
                     pick(&mut list, j, count);
                 }
@@ -328,30 +325,23 @@ impl Solver {
     /// solve visits fewer nodes (docs/experiments/othello.md). Its nodes count in
     /// `nodes`: they are positions this search visits.
     pub fn solve(&mut self, b: &Board) -> Solved {
-        if self.threads <= 1 || self.pool.is_some() || b.empties().count_ones() < self.split_min {
+        if self.threads <= 1
+            || self.seat.pool.is_some()
+            || b.empties().count_ones() < self.split_min
+        {
             return self.solve_alone(b);
         }
         let pool = Arc::new(parallel::Pool::new(self.threads));
-        /// Ends the helpers however the solve ends (a panic included: the scope joins
-        /// them before it unwinds).
-        struct Finish<'a>(&'a parallel::Pool);
-        impl Drop for Finish<'_> {
-            fn drop(&mut self) {
-                self.0.finish();
-            }
-        }
         let helpers: Vec<Solver> = (1..self.threads)
             .map(|id| self.helper(id, pool.clone()))
             .collect();
-        self.pool = Some(pool.clone());
-        self.id = 0;
+        self.seat = Seat::in_pool(0, pool.clone());
         let r = std::thread::scope(|s| {
             let joins: Vec<_> = helpers
                 .into_iter()
                 .map(|mut h| {
                     s.spawn(move || {
-                        let pool = h.pool.clone().expect("a helper has a pool");
-                        h.wait(&pool, std::ptr::null_mut());
+                        h.serve();
                         (h.nodes, h.sort_nodes)
                     })
                 })
@@ -366,7 +356,7 @@ impl Solver {
             }
             r
         });
-        self.pool = None;
+        self.seat = Seat::ALONE;
         r
     }
 

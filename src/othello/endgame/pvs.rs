@@ -30,7 +30,7 @@ impl Solver {
             }
         }
         // In a parallel solve: a cut-off at a split point above ends this work.
-        if !self.split_chain.0.is_null() && self.split_chain.cut() {
+        if self.seat.cut_above() {
             self.aborted = true;
         }
         if self.aborted {
@@ -101,7 +101,7 @@ impl Solver {
                 if eval_order && tt_first {
                     self.order_by_eval::<I>(&b, &mut list[1..count], alpha);
                 }
-                if self.pool.is_some() && n >= self.split_min {
+                if self.seat.pool.is_some() && n >= self.split_min {
                     let selective = self.sel_flag != 0 && n >= self.sel_empties;
                     let end = if selective {
                         count.min(self.sel_moves)
