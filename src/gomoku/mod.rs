@@ -4,6 +4,7 @@ pub mod bench;
 pub mod board;
 #[cfg(test)]
 mod board_tests;
+mod defence;
 pub mod dfpn;
 pub mod eval;
 pub mod game;

@@ -11,6 +11,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Point, Rule};
+use super::defence::{pass_alone, pass_shared, refutes, Check, Pass, PassSpec};
 use super::dfpn::{Defences, Dfpn, Proof};
 use super::eval::{
     add_pattern_scores, evaluate, evaluate_sums, keep_defences, scan, threat_eval,
@@ -81,6 +82,16 @@ fn defence_threat_stones(depth: u32) -> u8 {
     }
 }
 
+/// The checks of a root defence pass at VCT `depth`.
+fn defence_spec(depth: u32, enough: Option<usize>) -> PassSpec {
+    PassSpec {
+        depth,
+        threat_stones: defence_threat_stones(depth),
+        budget: VCT_BUDGET,
+        enough,
+    }
+}
+
 /// When the root defence was cut short, the alpha-beta stops at this share of the soft
 /// time, and the rest goes to checking its choice (see [`Searcher::verify_choice`]).
 const VERIFY_FROM: f64 = 0.8;
@@ -140,7 +151,8 @@ pub struct SearchConfig {
     /// deepening passes over the moves.
     pub dfpn_defence: bool,
     /// Alpha-beta threads sharing the transposition table (lazy SMP); the threat searches
-    /// at the root run on one. 1 keeps a search reproducible.
+    /// at the root run on one, except the root defence's checks, which take them all. 1
+    /// keeps a search reproducible.
     pub threads: usize,
 }
 
@@ -188,6 +200,8 @@ pub struct Searcher {
     lists: Vec<Vec<Vec<Cand>>>,
     /// Threat-search results kept from move to move (see [`ThreatCache`]).
     threat_cache: ThreatCache,
+    /// The other threads' caches for the root defence, kept likewise.
+    defence_caches: Vec<ThreatCache>,
     /// The df-pn table, kept from move to move too.
     dfpn: Dfpn,
     /// Whether leaves are valued without placing the stone (always, except in the test
@@ -206,6 +220,7 @@ impl Searcher {
             nodes: 0,
             lists: vec![ply_lists()],
             threat_cache,
+            defence_caches: Vec::new(),
             dfpn,
             peek_leaves: true,
         }
@@ -215,6 +230,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.threat_cache.clear();
+        self.defence_caches.clear();
         self.dfpn.clear();
     }
 
@@ -222,6 +238,7 @@ impl Searcher {
         self.config.tt_mb = mb;
         self.tt = Arc::new(Tt::new(mb));
         self.threat_cache.set_limit(cache_entries(mb));
+        self.defence_caches.clear();
         self.dfpn = Dfpn::new(dfpn_mb(mb));
     }
 
@@ -239,6 +256,12 @@ impl Searcher {
         limits: &Limits,
         progress: Progress<'_, SearchReport>,
     ) -> SearchReport {
+        // The threads' threat caches share the memory one cache has alone.
+        let per_thread = cache_entries(self.config.tt_mb) / self.config.threads.max(1);
+        self.threat_cache.set_limit(per_thread);
+        for cache in &mut self.defence_caches {
+            cache.set_limit(per_thread);
+        }
         let report = self.search_unrestored(b, c, limits, progress);
         if self.config.patterns {
             // The threat phases pause the pattern upkeep.
@@ -310,7 +333,7 @@ impl Searcher {
         root.sort_by_key(|m| std::cmp::Reverse(m.score));
         // Helper threads start the alpha-beta at once, filling the table while this one
         // runs the threat searches.
-        let helpers = self.start_helpers(b, c, &root, limits);
+        let mut helpers = self.start_helpers(b, c, &root, limits);
         let mut report = self.decide(
             b,
             c,
@@ -318,7 +341,7 @@ impl Searcher {
             s.n_blocks > 0,
             limits,
             start,
-            helpers.as_ref(),
+            &mut helpers,
             progress,
         );
         if let Some(h) = helpers {
@@ -331,7 +354,8 @@ impl Searcher {
     }
 
     /// The search after the root moves are scored (`root`, best first; `blocked` when
-    /// they block a four): the threat searches, then the alpha-beta.
+    /// they block a four): the threat searches, then the alpha-beta. The `helpers`' alpha-beta
+    /// waits while the root defence takes every thread.
     #[allow(clippy::too_many_arguments)]
     fn decide(
         &mut self,
@@ -341,7 +365,7 @@ impl Searcher {
         blocked: bool,
         limits: &Limits,
         start: Instant,
-        helpers: Option<&Helpers>,
+        helpers: &mut Option<Helpers>,
         progress: Progress<'_, SearchReport>,
     ) -> SearchReport {
         let report = |best, score, depth, nodes, source| SearchReport {
@@ -472,6 +496,11 @@ impl Searcher {
             } else if opp_vct.is_some() {
                 let defence_limits = share_of_soft(limits, DEFENCE_SHARE);
                 let mut defence_poller = defence_limits.poller();
+                if let Some(h) = helpers.take() {
+                    let (lists, nodes) = h.finish();
+                    self.lists.extend(lists);
+                    self.nodes += nodes;
+                }
                 let defence = self.keep_vct_safe(b, c, root, &first, &mut defence_poller);
                 root = defence.moves;
                 tracing::debug!(
@@ -489,7 +518,18 @@ impl Searcher {
                     if self.config.patterns {
                         b.track_patterns();
                     }
-                    let mut r = self.iterate(b, c, &mut root, &ab_limits, start, helpers, progress);
+                    if helpers.is_none() {
+                        *helpers = self.start_helpers(b, c, &root, limits);
+                    }
+                    let mut r = self.iterate(
+                        b,
+                        c,
+                        &mut root,
+                        &ab_limits,
+                        start,
+                        helpers.as_ref(),
+                        progress,
+                    );
                     let mut poller = limits.poller();
                     b.pause_patterns();
                     let best = self.verify_choice(b, c, &root, &defence.proven, depth, &mut poller);
@@ -507,7 +547,10 @@ impl Searcher {
         if self.config.patterns {
             b.track_patterns();
         }
-        self.iterate(b, c, &mut root, limits, start, helpers, progress)
+        if helpers.is_none() {
+            *helpers = self.start_helpers(b, c, &root, limits);
+        }
+        self.iterate(b, c, &mut root, limits, start, helpers.as_ref(), progress)
     }
 
     /// A VCT for `c` (to move), by df-pn or by iterative deepening as configured, and the
@@ -568,17 +611,36 @@ impl Searcher {
         depth: u32,
         poller: &mut Poller,
     ) -> (bool, bool) {
-        let o = c.opponent();
-        b.place(p, c);
-        let (answer, _) = self.threat_search(poller, VCT_BUDGET, |t| {
-            t.threat_stones = defence_threat_stones(depth);
-            let refuted = five_move(b, o).is_some()
-                || t.vcf_root(b, o, 120).is_some()
-                || t.vct_root(b, o, depth).is_some();
-            (refuted, t.aborted)
-        });
-        b.undo();
-        answer
+        let spec = defence_spec(depth, None);
+        let (refuted, stopped, nodes) = refutes(&mut self.threat_cache, poller, b, c, p, spec);
+        self.nodes += nodes;
+        (refuted, stopped)
+    }
+
+    /// One pass of the root defence over `moves` at VCT `depth` (stopping once `enough`
+    /// are safe), on every thread of the search.
+    fn defence_pass(
+        &mut self,
+        b: &mut Board,
+        c: Color,
+        moves: &[Cand],
+        depth: u32,
+        enough: Option<usize>,
+        poller: &mut Poller,
+    ) -> Pass {
+        let spec = defence_spec(depth, enough);
+        let threads = self.config.threads.max(1);
+        let pass = if threads == 1 || moves.len() < 2 {
+            pass_alone(&mut self.threat_cache, poller, b, c, moves, spec)
+        } else {
+            let limit = cache_entries(self.config.tt_mb) / threads;
+            self.defence_caches
+                .resize_with(threads - 1, || ThreatCache::with_limit(limit));
+            let more = &mut self.defence_caches;
+            pass_shared(&mut self.threat_cache, more, poller, b, c, moves, spec)
+        };
+        self.nodes += pass.nodes;
+        pass
     }
 
     /// The first move of `order` (the alpha-beta's preference, best first) that the
@@ -639,41 +701,32 @@ impl Searcher {
         alive.extend(root.iter().filter(|m| !first.contains(&m.p)));
         alive.truncate(DEFENCE_TRIES);
         for depth in 1..=DEFENCE_VCT_DEPTH {
+            // Proving a move safe is the slow part: at the last depth a few are enough
+            // for the alpha-beta to choose from, and it needs the time.
+            let enough = (depth == DEFENCE_VCT_DEPTH).then_some(DEFENCE_SAFE);
+            let pass = self.defence_pass(b, c, &alive, depth, enough, poller);
             let mut next = Vec::new();
-            let mut aborted = false;
-            // Moves refuted in this pass so far.
-            let mut refuted_here = 0;
-            for m in &alive {
-                let (refuted, stopped) = self.refuted_after(b, c, m.p, depth, poller);
-                aborted = stopped;
-                if aborted {
-                    break;
-                }
-                if refuted {
-                    refuted_here += 1;
-                } else {
-                    next.push(*m);
-                    if depth == DEFENCE_VCT_DEPTH && next.len() >= DEFENCE_SAFE {
-                        // Proving a move safe is the slow part: a few are enough for the
-                        // alpha-beta to choose from, and it needs the time.
-                        break;
-                    }
+            let mut undecided = Vec::new();
+            for (m, check) in alive.iter().zip(&pass.checks) {
+                match check {
+                    Check::Safe => next.push(*m),
+                    Check::NotReached => undecided.push(*m),
+                    Check::Refuted => {}
                 }
             }
             tracing::debug!(
                 depth,
                 alive = alive.len(),
                 next = next.len(),
-                aborted,
+                aborted = pass.aborted,
                 "defence pass"
             );
-            if aborted {
-                // Cut short: the moves proved safe at this depth, then those not reached
+            if pass.aborted {
+                // Cut short: the moves proved safe at this depth, then those not decided
                 // (the alpha-beta may choose one, which is then checked at this depth);
                 // the refuted ones are out.
                 let proven: Vec<Point> = next.iter().map(|m| m.p).collect();
-                let reached = next.len() + refuted_here;
-                next.extend_from_slice(&alive[reached..]);
+                next.append(&mut undecided);
                 return Defence {
                     moves: next,
                     proven,

@@ -600,3 +600,85 @@ fn more_threads_prove_the_same_puzzle_wins_as_one() {
         "only {proved} puzzle wins proved at this depth"
     );
 }
+
+/// A root defence pass on several threads (each with its own fresh threat cache) decides
+/// every move as the pass on one thread does, in random middle games where the opponent
+/// has a VCT; stopping at `enough` safe moves, every move it decided agrees too.
+#[test]
+fn a_defence_pass_on_threads_decides_each_move_as_one_thread_does() {
+    use super::defence::{pass_alone, pass_shared, Check, PassSpec};
+    let mut rng = SmallRng::seed_from_u64(41);
+    let limits = Limits::new(Deadline::unlimited(), None, StopToken::new());
+    let (mut positions, mut refuted, mut safe) = (0, 0, 0);
+    for _ in 0..300 {
+        if positions == 6 {
+            break;
+        }
+        let plies = rng.gen_range(8..18);
+        let Some((mut b, c)) = random_middle_game(&mut rng, plies) else {
+            continue;
+        };
+        let mut poller = limits.poller();
+        let mut t = Threats::new(&mut poller, 2_000_000);
+        let Some(vct) = t.vct_root(&mut b, c.opponent(), 3) else {
+            continue;
+        };
+        // The moves that may break the VCT first, as the searcher orders them.
+        let replies = t.threat_replies(&mut b, c.opponent(), vct);
+        positions += 1;
+        let mut root = Vec::new();
+        scan(&mut b, c, &mut root);
+        let mut moves: Vec<Cand> = root
+            .iter()
+            .filter(|m| replies.contains(&m.p))
+            .copied()
+            .collect();
+        moves.extend(root.iter().filter(|m| !replies.contains(&m.p)));
+        moves.truncate(12);
+        let spec = |enough| PassSpec {
+            depth: 2,
+            threat_stones: 1,
+            budget: 5_000_000,
+            enough,
+        };
+        let mut poller = limits.poller();
+        let mut cache = ThreatCache::default();
+        let want = pass_alone(&mut cache, &mut poller, &mut b, c, &moves, spec(None));
+        assert!(!want.aborted);
+        assert!(want.checks.iter().all(|&x| x != Check::NotReached));
+        refuted += want.checks.iter().filter(|&&x| x == Check::Refuted).count();
+        safe += want.checks.iter().filter(|&&x| x == Check::Safe).count();
+        for extra in [1, 2] {
+            for enough in [None, Some(2)] {
+                let mut cache = ThreatCache::default();
+                let mut more: Vec<ThreatCache> =
+                    (0..extra).map(|_| ThreatCache::default()).collect();
+                let mut poller = limits.poller();
+                let got = pass_shared(
+                    &mut cache,
+                    &mut more,
+                    &mut poller,
+                    &b,
+                    c,
+                    &moves,
+                    spec(enough),
+                );
+                assert!(!got.aborted);
+                for (i, (&g, &w)) in got.checks.iter().zip(&want.checks).enumerate() {
+                    assert!(
+                        g == w || (enough.is_some() && g == Check::NotReached),
+                        "move {i}: {g:?} on {} threads, {w:?} on one",
+                        extra + 1
+                    );
+                }
+                let found = got.checks.iter().filter(|&&x| x == Check::Safe).count();
+                let have = want.checks.iter().filter(|&&x| x == Check::Safe).count();
+                assert!(found >= have.min(enough.unwrap_or(usize::MAX)));
+                assert!(got.nodes > 0);
+            }
+        }
+    }
+    // The positions must hold refuted and safe moves for the comparison to mean anything.
+    assert_eq!(positions, 6);
+    assert!(refuted > 5 && safe > 5, "{refuted} refuted, {safe} safe");
+}

@@ -190,7 +190,12 @@ pub struct Poller<'a> {
     countdown: u32,
 }
 
-impl Poller<'_> {
+impl<'a> Poller<'a> {
+    /// The limits this poller reads (for starting more workers under the same ones).
+    pub fn limits(&self) -> &'a Limits {
+        self.limits
+    }
+
     /// Call once per node or playout with the node count the limit refers to (the worker's
     /// own count, or a shared total). True means stop now. Every call reads the stop flag;
     /// every [`CHECK_EVERY`]-th call also reads the clock and the node limit.
