@@ -8,7 +8,7 @@ use super::board::{valid_size, Board, Point, Rule, DEFAULT_SIZE};
 use super::game::{Game, Outcome};
 use super::search::{SearchConfig, SearchReport, Searcher, MATE_BOUND};
 use crate::color::Color;
-use crate::protocol::analysis::{self, MoveInfo, Snapshot, Style};
+use crate::protocol::analysis::{self, AnalyzeArgs, MoveInfo, Snapshot, Style};
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::protocol::engine::{CommandSpec, GtpEngine, GtpError, Reply};
 use crate::protocol::shared_commands::{
@@ -150,11 +150,9 @@ impl GomokuEngine {
     }
 }
 
-/// `analyze [color] [interval]`: a stream of `info move ...` lines in the KataGo float
-/// shape (see protocols/gomoku.md): each interval runs one search of the position; the row
-/// is its move with the nodes as `visits`, and the win rate 1 for a proven win (a five,
-/// VCF or VCT), else 0.5 (unknown): the evaluation is not a probability.
-fn analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+/// The arguments of `analyze` and `genmove_analyze`, and the colour they search for (the
+/// side to move when none is given); `game is over` once the game has ended.
+fn analysis_args(e: &GomokuEngine, args: &[String]) -> Result<(AnalyzeArgs, Color), GtpError> {
     let a = analysis::parse_args(args, |s| parse_color(s).is_ok())?;
     let color = match &a.color {
         Some(c) => parse_color(c)?,
@@ -163,6 +161,15 @@ fn analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply
     if e.game.outcome().is_some() {
         return Err(GtpError::new("game is over"));
     }
+    Ok((a, color))
+}
+
+/// `analyze [color] [interval]`: a stream of `info move ...` lines in the KataGo float
+/// shape (see protocols/gomoku.md): each interval runs one search of the position; the row
+/// is its move with the nodes as `visits`, and the win rate 1 for a proven win (a five,
+/// VCF or VCT), else 0.5 (unknown): the evaluation is not a probability.
+fn analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
+    let (a, color) = analysis_args(e, args)?;
     analysis::stream_analysis(out, &a, Style::Kata, None, |budget, stop| {
         // A child token: the step's deadline ends the step, not the stream.
         let limits = Limits::new(Deadline::after(budget, budget), None, stop.child());
@@ -197,14 +204,7 @@ fn snapshot(board: &Board, report: &SearchReport) -> Snapshot {
 /// [`analysis::ProgressLines`]), then answers `play <vertex>`. A move the threat searches
 /// decide answers with no line.
 fn genmove_analyze(e: &mut GomokuEngine, args: &[String], out: &mut Stream<'_>) -> Reply {
-    let a = analysis::parse_args(args, |s| parse_color(s).is_ok())?;
-    let color = match &a.color {
-        Some(c) => parse_color(c)?,
-        None => e.game.to_move(),
-    };
-    if e.game.outcome().is_some() {
-        return Err(GtpError::new("game is over"));
-    }
+    let (a, color) = analysis_args(e, args)?;
     // The search holds the board: the rows name their points on a copy.
     let names = e.game.board().clone();
     let mut lines = analysis::ProgressLines::new(out, &a);
