@@ -1,6 +1,7 @@
 //! `quartet bench dots`: the exact solve of an empty board, or one step of a solve split
 //! into tasks (docs/dots-split.md): split, solve tasks, merge.
 use crate::dots::parallel;
+use crate::dots::play::{choose_move_avoiding, PlayTable, PLAY_TT_BITS};
 use crate::dots::solver::MAX_SOLVER_EDGES;
 use crate::dots::split;
 use crate::dots::table::{bits_for_mb, mb_of_bits, Table};
@@ -52,6 +53,16 @@ pub struct BenchDotsArgs {
     /// Combines the results of a task folder into the root value, or lists missing tasks.
     #[arg(long)]
     pub merge: Option<std::path::PathBuf>,
+    /// Instead of solving: the timed player's search for this many seconds on each position
+    /// of `--positions`, once per `--threads` count: the depth it completes, whether that
+    /// solved the position, and the nodes of all threads.
+    #[arg(long, requires = "positions")]
+    pub play: Option<f64>,
+    /// Positions for `--play`, one per line as edges played from the empty `--solve` board
+    /// (protocols/dots.md notation; `#` comments), e.g. scripts/openings/dots5x5.txt with
+    /// `--solve 5x5`.
+    #[arg(long)]
+    pub positions: Option<std::path::PathBuf>,
 }
 
 /// Solves the empty board and prints value, nodes, nodes/s and time; or one step of the
@@ -134,6 +145,9 @@ pub fn run(args: BenchDotsArgs) -> Result<(), String> {
         };
     }
     let geo = Geometry::parse_size(&args.solve).map_err(|e| e.to_string())?;
+    if let (Some(secs), Some(file)) = (args.play, &args.positions) {
+        return play_positions(&Board::from_geometry(geo), secs, file, &args.threads);
+    }
     let tt_bits = tt_bits.unwrap_or(split::default_tt_bits(&geo));
     if args.tt_bits.is_some() {
         crate::memory::check_tables("--tt-bits", &tt_bits.to_string(), mb_of_bits(tt_bits))?;
@@ -156,6 +170,60 @@ pub fn run(args: BenchDotsArgs) -> Result<(), String> {
             solved.nodes,
             solved.nodes as f64 / secs.max(1e-9)
         );
+    }
+    Ok(())
+}
+
+/// `--play`: the timed search on each position of `file`, for each thread count.
+fn play_positions(
+    empty: &Board,
+    secs: f64,
+    file: &std::path::Path,
+    threads: &[usize],
+) -> Result<(), String> {
+    if !(0.001..=3600.0).contains(&secs) {
+        return Err("--play must be between 0.001 and 3600 seconds".into());
+    }
+    let text = crate::bounded_read::read_to_string_capped(file, 1 << 20)?;
+    let time = std::time::Duration::from_secs_f64(secs);
+    let mut totals = vec![(0u64, 0u32, 0u32); threads.len()];
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut board = empty.clone();
+        for word in line.split_whitespace() {
+            let e = word
+                .parse()
+                .ok()
+                .and_then(|name| board.edge_index(&name))
+                .ok_or_else(|| format!("{}:{}: bad edge `{word}`", file.display(), n + 1))?;
+            board
+                .play(e)
+                .map_err(|err| format!("{}:{}: {word}: {err}", file.display(), n + 1))?;
+        }
+        let mut cells = Vec::new();
+        for (k, &t) in threads.iter().enumerate() {
+            let mut table = PlayTable::new(PLAY_TT_BITS, t);
+            table.prepare(&board);
+            let c = choose_move_avoiding(&board, time, time, None, &[], &mut table)
+                .ok_or("a position with no move left")?;
+            totals[k].0 += c.nodes;
+            totals[k].1 += c.depth as u32;
+            totals[k].2 += c.exact as u32;
+            cells.push(format!(
+                "threads {t}: depth {}{} nodes {}",
+                c.depth,
+                if c.exact { " exact" } else { "" },
+                c.nodes
+            ));
+        }
+        println!("line {}: {}", n + 1, cells.join(" | "));
+    }
+    for (k, &t) in threads.iter().enumerate() {
+        let (nodes, depths, exact) = totals[k];
+        println!("threads {t}: depths summed {depths}, exact {exact}, nodes {nodes}");
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use super::solver::{Solver, EXACT, MAX_SOLVER_EDGES};
 use super::table::Table;
 use super::Board;
 use crate::search::{no_progress, Progress, StopToken};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +37,8 @@ pub struct PlayTable {
     bits: u32,
     /// Search threads per move, all sharing the table.
     threads: usize,
+    /// Iterations shorter than this are searched by one thread (see [`SPLIT_AFTER`]).
+    split_after: Duration,
 }
 
 impl Default for PlayTable {
@@ -52,7 +55,16 @@ impl PlayTable {
             kept: None,
             bits,
             threads: threads.max(1),
+            split_after: SPLIT_AFTER,
         }
+    }
+
+    /// Splits every iteration, however short: for tests on boards small enough to be
+    /// solved in a few short iterations.
+    #[cfg(test)]
+    fn split_always(mut self) -> PlayTable {
+        self.split_after = Duration::ZERO;
+        self
     }
 
     /// Makes (or keeps) the table for `board`'s geometry now, so that no timed search
@@ -126,13 +138,13 @@ pub fn choose_move_reporting(
     if board.geometry().n_edges() > MAX_SOLVER_EDGES {
         return Some(rule_choice(board, avoid, &legal));
     }
-    let threads = table.threads;
+    let (threads, split_after) = (table.threads, table.split_after);
     let mut solver = match Solver::with_table(board, table.take(board)) {
         Ok(s) => s,
         Err(_) => return Some(rule_choice(board, avoid, &legal)),
     };
     let best = if threads <= 1 {
-        let c = deepen(&mut solver, soft, hard, stop, avoid, &legal, 0, progress);
+        let c = deepen(&mut solver, soft, hard, stop, avoid, &legal, progress);
         Choice {
             nodes: solver.nodes,
             ..c
@@ -142,6 +154,7 @@ pub fn choose_move_reporting(
             &mut solver,
             board,
             threads,
+            split_after,
             soft,
             hard,
             stop,
@@ -154,16 +167,21 @@ pub fn choose_move_reporting(
     Some(best)
 }
 
-/// `deepen` on `threads` threads sharing `solver`'s table: the helpers deepen too, each
-/// from another first root move and with another order of equally central edges, until
-/// the first thread (whose answer counts) is done; they store what they find in the
-/// table, where the first thread meets it. Every helper is stopped and joined before this
-/// returns. `Choice::nodes` counts all threads.
+/// `deepen` on `threads` threads sharing `solver`'s table, splitting at the root: each
+/// iteration the first thread searches the first root move with the full window while
+/// the others take the remaining root moves one at a time from a shared counter, each
+/// searched against the best value known so far, or against the last iteration's value
+/// while the first move is not done. A move that fails low against a bound above the
+/// iteration's final best is searched again, so the result is what one thread would
+/// find (the best value, exact or not) and the time goes into depth. Threads are started
+/// per iteration, and only once an iteration lasts long enough to pay for them; all are
+/// joined before this returns. `Choice::nodes` counts all threads.
 #[allow(clippy::too_many_arguments)]
 fn deepen_shared(
     solver: &mut Solver,
     board: &Board,
     threads: usize,
+    split_after: Duration,
     soft: Duration,
     hard: Duration,
     stop: Option<StopToken>,
@@ -171,44 +189,197 @@ fn deepen_shared(
     legal: &[usize],
     progress: Progress<'_, Choice>,
 ) -> Choice {
-    let helpers_stop = stop.as_ref().map_or_else(StopToken::new, StopToken::child);
-    let helpers: Vec<Solver> = (1..threads)
-        .filter_map(|i| {
-            let mut s = Solver::with_table(board, solver.share_table()).ok()?;
-            s.set_variant(i);
-            Some(s)
-        })
+    let start = Instant::now();
+    let mut order = root_order(solver, avoid, legal);
+    let mut best = first_choice(&order);
+    if order.len() == 1 {
+        return best;
+    }
+    let deadline = Some(start + hard);
+    let mut helpers: Vec<Solver> = (1..threads)
+        .filter_map(|_| Solver::with_table(board, solver.share_table()).ok())
         .collect();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut s)| {
-                let token = helpers_stop.clone();
-                // No soft limit: a helper searches until the first thread is done.
-                scope.spawn(move || {
-                    deepen(
-                        &mut s,
-                        hard,
-                        hard,
-                        Some(token),
-                        avoid,
-                        legal,
-                        i + 1,
-                        &mut no_progress,
-                    );
-                    s.nodes
-                })
-            })
-            .collect();
-        let mut best = deepen(solver, soft, hard, stop, avoid, legal, 0, progress);
-        helpers_stop.stop();
-        for h in handles {
-            best.nodes += h.join().expect("a search thread panicked");
+    for h in &mut helpers {
+        h.set_limits(stop.clone(), deadline);
+    }
+    solver.set_limits(stop, deadline);
+    let mut last_iteration = Duration::ZERO;
+    let mut guess = -127;
+    for depth in 1..EXACT {
+        let began = Instant::now();
+        let share = RootShare::new(&order, guess);
+        if last_iteration >= split_after && order.len() > 2 {
+            std::thread::scope(|scope| {
+                for h in helpers.iter_mut() {
+                    let share = &share;
+                    scope.spawn(move || share.work(h, depth));
+                }
+                share.first(solver, depth);
+                share.work(solver, depth);
+            });
+        } else {
+            share.first(solver, depth);
+            share.work(solver, depth);
         }
-        best.nodes += solver.nodes;
-        best
-    })
+        last_iteration = began.elapsed();
+        let stopped = solver.stopped() || helpers.iter().any(Solver::stopped);
+        let (v, i) = RootShare::unpack(share.best.load(Ordering::Relaxed));
+        if stopped {
+            // As with one thread: a move that beat this iteration's first move completely
+            // is kept.
+            if share.first_done.load(Ordering::Relaxed) && i != 0 {
+                best.edge = order[i] as usize;
+                best.value = v;
+            }
+            break;
+        }
+        best = Choice {
+            edge: order[i] as usize,
+            value: v,
+            exact: !share.horizon.load(Ordering::Relaxed),
+            depth,
+            nodes: 0,
+        };
+        progress(&Choice {
+            nodes: solver.nodes,
+            ..best
+        });
+        if best.exact || start.elapsed() >= soft {
+            break;
+        }
+        guess = v;
+        order[..=i].rotate_right(1);
+    }
+    best.nodes = solver.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
+    best
+}
+
+/// An iteration shorter than this is searched by the first thread alone: starting the
+/// helpers costs tens of microseconds.
+const SPLIT_AFTER: Duration = Duration::from_millis(1);
+
+/// What the threads of one root-split iteration share.
+struct RootShare<'a> {
+    order: &'a [u8],
+    /// The next root move (index into the order, from 1) to hand out.
+    next: AtomicUsize,
+    /// The best completed move, packed by [`RootShare::pack`]: the highest value, and the
+    /// earliest move among equal ones, is the largest number.
+    best: AtomicU32,
+    /// The first move's value is in `best`.
+    first_done: AtomicBool,
+    /// The first move's search was stopped: its value will never come.
+    first_stopped: AtomicBool,
+    /// The bound searched against while the first move is not done.
+    guess: i32,
+    /// For each move that failed low: the bound it failed against (its value is at most
+    /// that); `i32::MIN` for the others.
+    failed: Vec<AtomicI32>,
+    /// Some search of this iteration used the heuristic evaluation: the result is not exact.
+    horizon: AtomicBool,
+}
+
+impl<'a> RootShare<'a> {
+    fn new(order: &'a [u8], guess: i32) -> RootShare<'a> {
+        RootShare {
+            order,
+            next: AtomicUsize::new(1),
+            best: AtomicU32::new(0),
+            first_done: AtomicBool::new(false),
+            first_stopped: AtomicBool::new(false),
+            guess,
+            failed: order.iter().map(|_| AtomicI32::new(i32::MIN)).collect(),
+            horizon: AtomicBool::new(false),
+        }
+    }
+
+    fn pack(value: i32, index: usize) -> u32 {
+        ((value + 128) as u32) << 8 | (255 - index as u32)
+    }
+
+    fn unpack(packed: u32) -> (i32, usize) {
+        ((packed >> 8) as i32 - 128, 255 - (packed & 255) as usize)
+    }
+
+    /// The first move with the full window (this thread's start of the iteration).
+    fn first(&self, s: &mut Solver, depth: u8) {
+        s.hit_horizon = false;
+        let v = s.move_value(self.order[0], -127, 127, depth);
+        if s.stopped() {
+            self.first_stopped.store(true, Ordering::Release);
+        } else {
+            self.best.fetch_max(Self::pack(v, 0), Ordering::Relaxed);
+            self.first_done.store(true, Ordering::Release);
+        }
+        if s.hit_horizon {
+            self.horizon.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The bound a move is searched against now.
+    fn bound(&self) -> i32 {
+        let known = Self::unpack(self.best.load(Ordering::Relaxed)).0;
+        if self.first_done.load(Ordering::Relaxed) {
+            known
+        } else {
+            known.max(self.guess)
+        }
+    }
+
+    /// Searches root moves from the counter until none is left, then (one thread at a
+    /// time each) those that failed low against a bound above the best found since, or
+    /// until the search is stopped. A move that does not fail low has an exact value.
+    fn work(&self, s: &mut Solver, depth: u8) {
+        s.hit_horizon = false;
+        let n = self.order.len();
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if s.stopped() {
+                break;
+            }
+            if i < n {
+                self.search(s, i, depth);
+                continue;
+            }
+            // Every move is handed out: wait for the first move, then search again what
+            // failed against too high a bound.
+            if !self.first_done.load(Ordering::Acquire) {
+                if self.first_stopped.load(Ordering::Acquire) {
+                    break;
+                }
+                std::thread::yield_now();
+                continue;
+            }
+            let best = Self::unpack(self.best.load(Ordering::Relaxed)).0;
+            let redo = (1..n).find(|&k| {
+                let f = self.failed[k].load(Ordering::Relaxed);
+                f > best
+                    && self.failed[k]
+                        .compare_exchange(f, i32::MIN, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+            });
+            match redo {
+                Some(k) => self.search(s, k, depth),
+                None => break,
+            }
+        }
+        if s.hit_horizon {
+            self.horizon.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn search(&self, s: &mut Solver, i: usize, depth: u8) {
+        let alpha = self.bound();
+        let v = s.move_value(self.order[i], alpha, 127, depth);
+        if s.stopped() {
+            return;
+        }
+        if v > alpha {
+            self.best.fetch_max(Self::pack(v, i), Ordering::Relaxed);
+        } else {
+            self.failed[i].store(alpha, Ordering::Relaxed);
+        }
+    }
 }
 
 /// The rule player's move, or the first of `legal` if that one is avoided.
@@ -224,10 +395,35 @@ fn rule_choice(board: &Board, avoid: &[usize], legal: &[usize]) -> Choice {
     }
 }
 
-/// Iterative deepening from `solver`'s position, timed from the call. `variant` > 0 (a
-/// helper thread) starts from another root move. `Choice::nodes` is left to the caller;
-/// `progress` gets each completed iteration's choice with the solver's nodes so far.
-#[allow(clippy::too_many_arguments)]
+/// The root moves to search, best first: the solver's, less `avoid` (or every edge of
+/// `legal` when the capture rules leave only avoided ones).
+fn root_order(solver: &Solver, avoid: &[usize], legal: &[usize]) -> Vec<u8> {
+    let roots: Vec<u8> = solver
+        .root_moves()
+        .into_iter()
+        .filter(|&m| !avoid.contains(&(m as usize)))
+        .collect();
+    if roots.is_empty() {
+        legal.iter().map(|&e| e as u8).collect()
+    } else {
+        roots
+    }
+}
+
+/// The choice before any search: the first root move.
+fn first_choice(order: &[u8]) -> Choice {
+    Choice {
+        edge: order[0] as usize,
+        value: 0,
+        exact: false,
+        depth: 0,
+        nodes: 0,
+    }
+}
+
+/// Iterative deepening from `solver`'s position, timed from the call. `Choice::nodes` is
+/// left to the caller; `progress` gets each completed iteration's choice with the
+/// solver's nodes so far.
 fn deepen(
     solver: &mut Solver,
     soft: Duration,
@@ -235,30 +431,14 @@ fn deepen(
     stop: Option<StopToken>,
     avoid: &[usize],
     legal: &[usize],
-    variant: usize,
     progress: Progress<'_, Choice>,
 ) -> Choice {
     let start = Instant::now();
-    let mut roots: Vec<u8> = solver
-        .root_moves()
-        .into_iter()
-        .filter(|&m| !avoid.contains(&(m as usize)))
-        .collect();
-    if roots.is_empty() {
-        roots = legal.iter().map(|&e| e as u8).collect();
-    }
-    let mut best = Choice {
-        edge: roots[0] as usize,
-        value: 0,
-        exact: false,
-        depth: 0,
-        nodes: 0,
-    };
+    let roots = root_order(solver, avoid, legal);
+    let mut best = first_choice(&roots);
     if roots.len() == 1 {
         return best;
     }
-    let n = roots.len();
-    roots.rotate_left(variant % n);
     solver.set_limits(stop, Some(start + hard));
     let mut order = roots;
     for depth in 1..EXACT {
@@ -435,6 +615,115 @@ mod tests {
             assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
             assert!(!b.is_drawn(c.edge));
         }
+    }
+
+    /// Root splitting on 2 and 3 threads, with time to finish: the exact value one thread
+    /// finds in mid-game positions, and a chosen move that is worth that value (checked by
+    /// an exact search of the move alone).
+    #[test]
+    fn split_threads_find_the_exact_value_of_one_thread() {
+        let long = Duration::from_secs(120);
+        let mut searched = 0;
+        for b in quiet_positions(45) {
+            let geo = b.geometry();
+            let (c, r) = (geo.cols(), geo.rows());
+            {
+                let mut one = PlayTable::new(16, 1);
+                let want = choose_move_avoiding(&b, long, long, None, &[], &mut one).unwrap();
+                if want.depth == 0 {
+                    // One move to play (a forced capture): no search to compare.
+                    continue;
+                }
+                assert!(want.exact);
+                searched += 1;
+                for threads in [2, 3] {
+                    let mut table = PlayTable::new(16, threads).split_always();
+                    let got = choose_move_avoiding(&b, long, long, None, &[], &mut table).unwrap();
+                    let at = format!("{c}x{r} {:b}, {threads} threads", b.drawn().lo);
+                    assert!(got.exact, "{at}");
+                    assert_eq!(got.value, want.value, "{at}");
+                    let mut check = Solver::new(&b, 16).unwrap();
+                    assert_eq!(
+                        check.move_value(got.edge as u8, -127, 127, EXACT),
+                        got.value,
+                        "{at}: edge {}",
+                        got.edge
+                    );
+                }
+            }
+        }
+        assert!(searched >= 10, "only {searched} positions searched");
+    }
+
+    /// Mid-game positions with only safe edges drawn (no forced capture), drawn at random.
+    fn quiet_positions(seed: u64) -> Vec<Board> {
+        use rand::rngs::SmallRng;
+        use rand::seq::SliceRandom;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for (c, r, count, left) in [(3, 3, 8, 14..20), (3, 4, 5, 18..22), (4, 4, 4, 20..23)] {
+            let empty = Board::new(c, r).unwrap();
+            let geo = empty.geometry().clone();
+            for _ in 0..count {
+                let mut b = empty.clone();
+                let mut edges: Vec<usize> = (0..geo.n_edges()).collect();
+                edges.shuffle(&mut rng);
+                let keep = rng.gen_range(left.clone());
+                for &e in &edges {
+                    let safe = geo
+                        .edge_boxes(e)
+                        .iter()
+                        .all(|&x| x == super::super::geometry::GROUND || b.sides(x as usize) < 2);
+                    if b.legal_edges().count() > keep && safe {
+                        b.play(e).unwrap();
+                    }
+                }
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    /// The other moves searched entirely before the first one is done, against guesses
+    /// above and below the true value (what a helper does at the start of an iteration):
+    /// those that failed against too high a guess are searched again, and the exact best
+    /// value comes out every time.
+    #[test]
+    fn root_moves_searched_against_a_wrong_guess_are_searched_again() {
+        let mut tested = 0;
+        for b in quiet_positions(46) {
+            let mut one = Solver::new(&b, 16).unwrap();
+            let order = root_order(&one, &[], &[]);
+            if order.len() < 3 {
+                continue;
+            }
+            let want = order
+                .iter()
+                .map(|&m| one.move_value(m, -127, 127, EXACT))
+                .max()
+                .unwrap();
+            for guess in [want - 3, want, want + 1, want + 4, 100] {
+                let share = RootShare::new(&order, guess);
+                let mut first = Solver::new(&b, 16).unwrap();
+                let mut helper = Solver::new(&b, 16).unwrap();
+                std::thread::scope(|scope| {
+                    let share = &share;
+                    let helper = &mut helper;
+                    scope.spawn(move || share.work(helper, EXACT));
+                    while share.next.load(Ordering::Relaxed) < order.len() {
+                        std::thread::yield_now();
+                    }
+                    share.first(&mut first, EXACT);
+                    share.work(&mut first, EXACT);
+                });
+                let (v, i) = RootShare::unpack(share.best.load(Ordering::Relaxed));
+                assert_eq!(v, want, "{:b}, guess {guess}", b.drawn().lo);
+                assert_eq!(one.move_value(order[i], -127, 127, EXACT), want);
+                tested += 1;
+            }
+        }
+        assert!(tested >= 50, "only {tested} searches");
     }
 
     #[test]
