@@ -318,8 +318,11 @@ impl<'a> RootShare<'a> {
 
     /// The bound a move is searched against now.
     fn bound(&self) -> i32 {
+        // The flag first: once it is seen set, `best` holds at least the first move's value
+        // (never the empty start, which would make the bound fall outside -127..=127).
+        let first_done = self.first_done.load(Ordering::Acquire);
         let known = Self::unpack(self.best.load(Ordering::Relaxed)).0;
-        if self.first_done.load(Ordering::Relaxed) {
+        if first_done {
             known
         } else {
             known.max(self.guess)
