@@ -143,41 +143,35 @@ pub fn choose_move_reporting(
         Ok(s) => s,
         Err(_) => return Some(rule_choice(board, avoid, &legal)),
     };
-    let best = if threads <= 1 {
-        let c = deepen(&mut solver, soft, hard, stop, avoid, &legal, progress);
-        Choice {
-            nodes: solver.nodes,
-            ..c
-        }
-    } else {
-        deepen_shared(
-            &mut solver,
-            board,
-            threads,
-            split_after,
-            soft,
-            hard,
-            stop,
-            avoid,
-            &legal,
-            progress,
-        )
-    };
+    let best = deepen(
+        &mut solver,
+        board,
+        threads,
+        split_after,
+        soft,
+        hard,
+        stop,
+        avoid,
+        &legal,
+        progress,
+    );
     table.keep(board, solver.into_table());
     Some(best)
 }
 
-/// `deepen` on `threads` threads sharing `solver`'s table, splitting at the root: each
-/// iteration the first thread searches the first root move with the full window while
-/// the others take the remaining root moves one at a time from a shared counter, each
-/// searched against the best value known so far, or against the last iteration's value
-/// while the first move is not done. A move that fails low against a bound above the
-/// iteration's final best is searched again, so the result is what one thread would
-/// find (the best value, exact or not) and the time goes into depth. Threads are started
-/// per iteration, and only once an iteration lasts long enough to pay for them; all are
-/// joined before this returns. `Choice::nodes` counts all threads.
+/// Iterative deepening from `solver`'s position, timed from the call, on `threads`
+/// threads sharing `solver`'s table and splitting at the root: each iteration the first
+/// thread searches the first root move with the full window while the others take the
+/// remaining root moves one at a time from a shared counter, each searched against the
+/// best value known so far, or against the last iteration's value while the first move is
+/// not done. A move that fails low against a bound above the iteration's final best is
+/// searched again, so the result is what one thread would find (the best value, exact or
+/// not) and the time goes into depth. Helper threads are started per iteration, and only
+/// once an iteration lasts long enough to pay for them; all are joined before this
+/// returns. With one thread it is the plain iterative deepening. `Choice::nodes` counts
+/// all threads; `progress` gets each completed iteration's choice.
 #[allow(clippy::too_many_arguments)]
-fn deepen_shared(
+fn deepen(
     solver: &mut Solver,
     board: &Board,
     threads: usize,
@@ -208,7 +202,7 @@ fn deepen_shared(
     for depth in 1..EXACT {
         let began = Instant::now();
         let share = RootShare::new(&order, guess);
-        if last_iteration >= split_after && order.len() > 2 {
+        if !helpers.is_empty() && last_iteration >= split_after && order.len() > 2 {
             std::thread::scope(|scope| {
                 for h in helpers.iter_mut() {
                     let share = &share;
@@ -422,70 +416,6 @@ fn first_choice(order: &[u8]) -> Choice {
         depth: 0,
         nodes: 0,
     }
-}
-
-/// Iterative deepening from `solver`'s position, timed from the call. `Choice::nodes` is
-/// left to the caller; `progress` gets each completed iteration's choice with the
-/// solver's nodes so far.
-fn deepen(
-    solver: &mut Solver,
-    soft: Duration,
-    hard: Duration,
-    stop: Option<StopToken>,
-    avoid: &[usize],
-    legal: &[usize],
-    progress: Progress<'_, Choice>,
-) -> Choice {
-    let start = Instant::now();
-    let roots = root_order(solver, avoid, legal);
-    let mut best = first_choice(&roots);
-    if roots.len() == 1 {
-        return best;
-    }
-    solver.set_limits(stop, Some(start + hard));
-    let mut order = roots;
-    for depth in 1..EXACT {
-        solver.hit_horizon = false;
-        let mut iter_best: Option<(u8, i32)> = None;
-        for &m in &order {
-            let alpha = iter_best.map_or(-127, |(_, v)| v);
-            let v = solver.move_value(m, alpha, 127, depth);
-            if solver.stopped() {
-                break;
-            }
-            if iter_best.is_none_or(|(_, b)| v > b) {
-                iter_best = Some((m, v));
-            }
-        }
-        if solver.stopped() {
-            // A move that beat the previous iteration's first move completely is kept.
-            if let Some((m, v)) = iter_best {
-                if m != order[0] {
-                    best.edge = m as usize;
-                    best.value = v;
-                }
-            }
-            break;
-        }
-        let (m, v) = iter_best.expect("at least two root moves");
-        best = Choice {
-            edge: m as usize,
-            value: v,
-            exact: !solver.hit_horizon,
-            depth,
-            nodes: 0,
-        };
-        progress(&Choice {
-            nodes: solver.nodes,
-            ..best
-        });
-        if best.exact || start.elapsed() >= soft {
-            break;
-        }
-        let i = order.iter().position(|&x| x == m).unwrap_or(0);
-        order[..=i].rotate_right(1);
-    }
-    best
 }
 
 /// For boards too large for the solver (8x8): take what can be taken, else a safe edge,
