@@ -255,6 +255,13 @@ fn shipped_opening_files_are_legal() {
     assert_eq!(go.len(), 12);
     let othello = parse_openings(&read("othello.txt"), OthelloReferee::new).unwrap();
     assert_eq!(othello.len(), 9);
+    let balanced = parse_openings(&read("othello-balanced.txt"), OthelloReferee::new).unwrap();
+    assert_eq!(balanced.len(), 100);
+    assert!(balanced.iter().all(|o| o.len() == 8));
+    let mut distinct = balanced.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 100);
     let gomoku = parse_openings(&read("gomoku15.txt"), || {
         GomokuReferee::new(15, Rule::Renju, &[]).unwrap()
     })
@@ -266,4 +273,9 @@ fn shipped_opening_files_are_legal() {
     assert_eq!(distinct.len(), 26);
     let dots = parse_openings(&read("dots5x5.txt"), || DotsReferee::new(5, 5).unwrap()).unwrap();
     assert_eq!(dots.len(), 20);
+    let gomoku_balanced = parse_openings(&read("gomoku15-balanced.txt"), || {
+        GomokuReferee::new(15, Rule::Freestyle, &[]).unwrap()
+    })
+    .unwrap();
+    assert_eq!(gomoku_balanced.len(), 50);
 }
