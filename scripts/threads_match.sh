@@ -9,9 +9,9 @@
 #   QUARTET      the binary (default target/release/quartet; build it first)
 #   MOVE_TIME    seconds per move for both (default 0.5), sent with time_settings and enforced
 #   SPRT         SPRT parameters (default "elo0=0 elo1=50 alpha=0.05 beta=0.05"; empty: none)
-#   OPENINGS_FILE  openings instead of the game's default set (Othello: the balanced
-#                set scripts/openings/othello-balanced.txt; RANDOM_OPENINGS=1 plays random 6-ply
-#                openings instead, seeded by SEED, default 1)
+#   OPENINGS     an openings file instead of the game's set (Othello's is the balanced
+#                scripts/openings/othello-balanced.txt); for Othello, "random" plays random
+#                6-ply openings seeded by SEED (default 1)
 # Games are played one at a time: the N-thread engine needs N free cores, so run it on a
 # machine with at least N cores and nothing else busy. Results: OUT_DIR/results.txt.
 set -eu
@@ -29,22 +29,19 @@ MOVE_TIME=${MOVE_TIME:-0.5}
 SPRT=${SPRT-elo0=0 elo1=50 alpha=0.05 beta=0.05}
 [ -x "$QUARTET" ] || { echo "$QUARTET missing: run cargo build --release" >&2; exit 2; }
 case $GAME in
-    go) OPENINGS="--openings $ROOT/scripts/openings/go9.txt"; SETUP="--boardsize 9 --komi 7" ;;
-    othello)
-        if [ -n "${RANDOM_OPENINGS:-}" ]; then
-            OPENINGS="--random-openings 6 --seed ${SEED:-1}"
-        else
-            OPENINGS="--openings $ROOT/scripts/openings/othello-balanced.txt"
-        fi
-        SETUP="" ;;
-    gomoku) OPENINGS="--openings $ROOT/scripts/openings/gomoku15-balanced.txt"; SETUP="" ;;
-    dots) OPENINGS="--openings $ROOT/scripts/openings/dots5x5.txt"; SETUP="--boardsize 5x5" ;;
+    go) SET=go9.txt; SETUP="--boardsize 9 --komi 7" ;;
+    othello) SET=othello-balanced.txt; SETUP="" ;;
+    gomoku) SET=gomoku15-balanced.txt; SETUP="" ;;
+    dots) SET=dots5x5.txt; SETUP="--boardsize 5x5" ;;
     *) echo "unknown game $GAME (go, othello, gomoku or dots)" >&2; exit 2 ;;
 esac
-[ -n "${OPENINGS_FILE:-}" ] && OPENINGS="--openings $OPENINGS_FILE"
+case ${OPENINGS:-$ROOT/scripts/openings/$SET} in
+    random) OPENING_ARGS="--random-openings 6 --seed ${SEED:-1}" ;;
+    *) OPENING_ARGS="--openings ${OPENINGS:-$ROOT/scripts/openings/$SET}" ;;
+esac
 mkdir -p "$OUT"
-# shellcheck disable=SC2086 # OPENINGS, SETUP and SPRT are word lists on purpose
-"$QUARTET" match "$GAME" $SETUP $OPENINGS \
+# shellcheck disable=SC2086 # OPENING_ARGS, SETUP and SPRT are word lists on purpose
+"$QUARTET" match "$GAME" $SETUP $OPENING_ARGS \
     --engine "name=threads-$THREADS cmd=$QUARTET $GAME --threads $THREADS" \
     --engine "name=threads-1 cmd=$QUARTET $GAME --threads 1" \
     --time-per-move "$MOVE_TIME" --rounds "$ROUNDS" --concurrency 1 \
