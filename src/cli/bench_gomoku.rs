@@ -2,6 +2,7 @@
 //! reached in a given time.
 use crate::gomoku::bench;
 use crate::gomoku::search::SearchConfig;
+use crate::gomoku::weights::EvalWeights;
 use clap::Subcommand;
 
 #[derive(Subcommand, Debug)]
@@ -32,6 +33,9 @@ pub enum BenchGomoku {
         /// Search threads, 1 to 256; a list (`1,2`) runs each in turn.
         #[arg(long, value_delimiter = ',', default_value = "1")]
         threads: Vec<usize>,
+        /// Evaluation weights, as `quartet gomoku --eval` (with `--patterns`).
+        #[arg(long, default_value = "learnt")]
+        eval: String,
     },
     /// The depth the full engine (as `quartet gomoku` plays) reaches from five fixed quiet
     /// positions, with its nodes and move: one line each and the totals. With `--depth`,
@@ -47,6 +51,9 @@ pub enum BenchGomoku {
         /// totals with the first.
         #[arg(long, value_delimiter = ',', default_value = "1")]
         threads: Vec<usize>,
+        /// Evaluation weights, as `quartet gomoku --eval`.
+        #[arg(long, default_value = "learnt")]
+        eval: String,
     },
 }
 
@@ -97,13 +104,15 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
             width,
             patterns,
             threads,
+            eval,
         } => {
+            let eval = EvalWeights::load(&eval)?;
             if !(seconds > 0.0 && seconds <= 3600.0) || width == 0 {
                 return Err("--seconds must be in (0, 3600], --width at least 1".into());
             }
             check_threads(&threads)?;
             for t in threads {
-                let (nodes, secs, depth) = bench::nps(seconds, width, patterns, t);
+                let (nodes, secs, depth) = bench::nps(seconds, width, patterns, t, &eval);
                 let with = if patterns { " with patterns" } else { "" };
                 println!(
                     "gomoku 15x15 alpha-beta width {width}{with}, {t} thread(s): {nodes} nodes in {secs:.2} s = {:.0} nodes/s (depth {depth})",
@@ -116,7 +125,9 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
             seconds,
             depth,
             threads,
+            eval,
         } => {
+            let (eval, codes) = EvalWeights::load(&eval)?.into_search();
             let seconds = seconds.unwrap_or(if depth.is_some() { 600.0 } else { 1.0 });
             if !(seconds > 0.0 && seconds <= 3600.0) {
                 return Err("--seconds must be in (0, 3600]".into());
@@ -130,6 +141,8 @@ pub fn run(what: BenchGomoku) -> Result<(), String> {
                 let config = SearchConfig {
                     max_depth: depth.unwrap_or(SearchConfig::default().max_depth),
                     threads: t,
+                    eval,
+                    codes: codes.clone(),
                     ..SearchConfig::default()
                 };
                 let cpu0 = crate::cpu_time::process_seconds();

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::gomoku::search::SearchConfig;
-use crate::gomoku::weights::ClassWeights;
+use crate::gomoku::weights::EvalWeights;
 use crate::search::time::TimeSettings;
 
 #[derive(Args, Debug)]
@@ -52,7 +52,8 @@ pub struct GomokuArgs {
     #[arg(long)]
     pub log_level: Option<String>,
     /// Weights of the line-pattern evaluation: `learnt` (data/gomoku/eval-v1.txt, built
-    /// in), `classic` (the hand-set ones before it) or a weights file.
+    /// in), `classic` (the hand-set ones before it) or a weights file (a version 3 file
+    /// holds the per-cell pattern-code tables instead of the class weights).
     #[arg(long, default_value = "learnt")]
     pub eval: String,
 }
@@ -101,13 +102,15 @@ fn config(args: &GomokuArgs) -> Result<(SearchConfig, TimeSettings), String> {
     };
     // The threat cache takes half as much again as the table, the df-pn table a quarter.
     crate::memory::check_hash_mb(args.hash_mb, args.hash_mb as u64 * 7 / 4)?;
+    let (eval, codes) = EvalWeights::load(&args.eval)?.into_search();
     let search = SearchConfig {
         width: args.width,
         max_depth: args.depth,
         threats: !args.no_threats,
         patterns: !args.no_threats && !args.no_patterns,
         tt_mb: args.hash_mb,
-        eval: ClassWeights::load(&args.eval)?,
+        eval,
+        codes,
         dfpn_attack,
         dfpn_defence,
         threads: args.threads,

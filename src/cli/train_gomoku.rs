@@ -1,6 +1,6 @@
 //! `quartet train gomoku ...`: self-play games and the fit of the line-pattern weights.
 use crate::gomoku::selfplay::{self, RunHeader, SelfPlay};
-use crate::gomoku::train::{fit_files, FitFiles};
+use crate::gomoku::train::{fit_files, FitFiles, FitModel};
 use crate::gomoku::weights::ClassWeights;
 use crate::matches::schedule::Shard;
 use clap::Subcommand;
@@ -66,8 +66,22 @@ pub enum TrainGomoku {
         holdout: usize,
         /// Write the fit over the cell classes alone (a version 1 file), not the one with
         /// the per-direction line categories; both are fitted and measured either way.
-        #[arg(long)]
+        /// The same as `--model classes`.
+        #[arg(long, conflicts_with = "model")]
         no_lines: bool,
+        /// The model written: `lines` (classes and line categories, version 2), `classes`
+        /// (version 1) or `codes` (per-cell pattern codes, version 3; also fitted and
+        /// measured besides the others).
+        #[arg(long, default_value = "lines")]
+        model: String,
+        /// L2 penalties tried for the code model, each fitted and measured on the held-out
+        /// games; the best is written.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "0.00001,0.0001,0.001,0.01"
+        )]
+        code_l2: Vec<f64>,
     },
 }
 
@@ -112,16 +126,28 @@ pub fn run(what: TrainGomoku) -> Result<(), String> {
             l2,
             holdout,
             no_lines,
+            model,
+            code_l2,
         } => {
             if !(0.0..=1.0).contains(&lambda) || !(0.0..=1.0).contains(&l2) || holdout < 2 {
                 return Err("--lambda and --l2 in [0, 1], --holdout at least 2".into());
             }
+            if code_l2.is_empty() || code_l2.iter().any(|v| !(0.0..=1.0).contains(v)) {
+                return Err("--code-l2: one or more penalties in [0, 1]".into());
+            }
+            let model = match (no_lines, model.as_str()) {
+                (true, _) | (_, "classes") => FitModel::Classes,
+                (_, "lines") => FitModel::Lines,
+                (_, "codes") => FitModel::Codes,
+                (_, m) => return Err(format!("--model {m}: lines, classes or codes")),
+            };
             let f = FitFiles {
                 positions,
                 lambda,
                 l2,
                 holdout,
-                lines: !no_lines,
+                model,
+                code_l2,
             };
             fit_files(&f, &out, &mut std::io::stdout().lock())
         }

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use super::board::Rule;
 use super::puzzles::{parse, Puzzle};
 use super::search::{SearchConfig, Searcher};
+use super::weights::EvalWeights;
 use crate::protocol::coords::{format_vertex, parse_vertex};
 use crate::search::{Deadline, Limits, StopToken};
 
@@ -73,7 +74,14 @@ fn solve(
 /// Nodes per second of the plain alpha-beta (no threat search) from a fixed middle-game
 /// position, for `seconds` on `threads` threads (nodes of all of them); `patterns` as in
 /// [`SearchConfig::patterns`].
-pub fn nps(seconds: f64, width: usize, patterns: bool, threads: usize) -> (u64, f64, u32) {
+pub fn nps(
+    seconds: f64,
+    width: usize,
+    patterns: bool,
+    threads: usize,
+    eval: &EvalWeights,
+) -> (u64, f64, u32) {
+    let (eval, codes) = eval.clone().into_search();
     let mut g = super::game::Game::new(15, Rule::Freestyle);
     // A quiet opening (no threats), so the search runs the whole time.
     for (c, r) in [(7, 7), (8, 8), (8, 6), (6, 8)] {
@@ -88,6 +96,8 @@ pub fn nps(seconds: f64, width: usize, patterns: bool, threads: usize) -> (u64, 
         patterns,
         tt_mb: 64,
         threads,
+        eval,
+        codes,
         ..SearchConfig::default()
     };
     let mut s = Searcher::new(config);

@@ -11,9 +11,11 @@
 //! for the 32 cells a move changes, with per-colour counts of the empty cells in each class
 //! and of the (empty cell, direction) pairs in each line category ([`PatternCounts`]).
 use super::patterns::{
-    slot_of, tables, Pattern, Pattern4, PatternCounts, Tables, LINES, N_CLASSES, N_LINE_CATS, POW3,
+    slot_of, tables, CodeTable, CodeWeightsByIndex, Pattern, Pattern4, PatternCounts, Tables,
+    LINES, N_CLASSES, N_LINE_CATS, POW3,
 };
 use crate::color::Color;
+use std::sync::Arc;
 
 pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 22;
@@ -220,6 +222,8 @@ pub struct Board {
     counts: PatternCounts,
     /// The shared pattern tables (a plain reference: no `OnceLock` check per move).
     tables: &'static Tables,
+    /// The pattern-code weights whose sums `counts.code` keeps (see [`Board::set_codes`]).
+    codes: Option<Arc<CodeTable>>,
 }
 
 /// The pattern record of one cell: 16 bytes, so a move's update of a cell touches one
@@ -310,6 +314,16 @@ const fn pat_code(own: u8, other: u8) -> u32 {
     }
 }
 
+/// The board's code weights when `CODES` (the caller checked there are some), else a table
+/// that is never read.
+#[inline(always)]
+fn code_weights<const CODES: bool>(codes: &Option<Arc<CodeTable>>) -> &CodeWeightsByIndex {
+    match codes {
+        Some(t) if CODES => &t.by_index,
+        _ => &super::patterns::NO_CODES,
+    }
+}
+
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -385,6 +399,7 @@ impl Board {
             tracking: false,
             counts: PatternCounts::default(),
             tables: tables(),
+            codes: None,
         }
     }
 
@@ -395,6 +410,7 @@ impl Board {
         cells: &[u8],
         dirs: &[isize; 4],
         t: &Tables,
+        codes: Option<&CodeTable>,
     ) -> (Vec<LineInfo>, PatternCounts) {
         let total = cells.len() as isize;
         let mut counts = PatternCounts::default();
@@ -420,7 +436,16 @@ impl Board {
                 info.cats = info.cats_from_keys(&t.line);
                 if cells[q as usize] == EMPTY {
                     for c in 0..2 {
-                        counts.add_cell(c, info.cats[c], &t.class, 1);
+                        match codes {
+                            Some(w) => counts.add_cell_with::<true>(
+                                c,
+                                info.cats[c],
+                                &t.class,
+                                1,
+                                &w.by_index,
+                            ),
+                            None => counts.add_cell(c, info.cats[c], &t.class, 1),
+                        }
                     }
                 }
                 info
@@ -434,11 +459,56 @@ impl Board {
     /// pattern evaluation (`SearchConfig::patterns`) reads them. Idempotent.
     pub fn track_patterns(&mut self) {
         if !self.tracking {
-            let (lines, counts) = Self::initial_lines(&self.cells, &self.dirs, self.tables);
+            let (lines, counts) =
+                Self::initial_lines(&self.cells, &self.dirs, self.tables, self.codes.as_deref());
             self.lines = lines;
             self.counts = counts;
             self.tracking = true;
         }
+    }
+
+    /// Keeps the sums of the pattern-code weights `codes` in [`Board::counts`] from now on
+    /// (None: no sums, all zero). Rebuilds the pattern records if they are being kept and
+    /// the table is another; the same table again costs nothing.
+    pub fn set_codes(&mut self, codes: Option<Arc<CodeTable>>) {
+        let same = match (&self.codes, &codes) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.codes = codes;
+            if self.tracking {
+                self.tracking = false;
+                self.track_patterns();
+            }
+        }
+    }
+
+    /// The code sums ([`PatternCounts::code`]) recomputed from every empty cell's
+    /// categories, for checks of the incremental ones. Needs [`Board::track_patterns`].
+    pub fn code_sums_from_scratch(&self) -> [[i32; 2]; 2] {
+        let mut sums = [[0; 2]; 2];
+        if let Some(t) = &self.codes {
+            for p in self.points() {
+                if self.is_empty(p) {
+                    for (k, s) in sums.iter_mut().enumerate() {
+                        let w = t.by_index[self.lines[p as usize].cats[k] as usize & 0xfff];
+                        s[0] += w[0] as i32;
+                        s[1] += w[1] as i32;
+                    }
+                }
+            }
+        }
+        sums
+    }
+
+    /// The class-table index of `p` for `c` (four direction categories, 3 bits each; see
+    /// [`Tables::code`] for its pattern code). Needs [`Board::track_patterns`].
+    #[inline]
+    pub fn cats(&self, p: Point, c: Color) -> u16 {
+        debug_assert!(self.tracking, "patterns read without track_patterns");
+        self.lines[p as usize].cats[c.index()] & 0xfff
     }
 
     /// Stops keeping the line patterns until the next [`Board::track_patterns`], which
@@ -613,7 +683,19 @@ impl Board {
     /// (a 4 KB table) only for an empty cell whose categories changed. No loop over the
     /// board. Measured cost: see the module doc of `patterns.rs`.
     fn update_lines(&mut self, p: Point, c: Color, add: bool) {
+        // One branch a move, not a cell: without code weights the upkeep is what it was.
+        if self.codes.is_some() {
+            self.update_lines_with::<true>(p, c, add);
+        } else {
+            self.update_lines_with::<false>(p, c, add);
+        }
+    }
+
+    /// [`Board::update_lines`], with `CODES` keeping the code sums too.
+    #[inline(always)]
+    fn update_lines_with<const CODES: bool>(&mut self, p: Point, c: Color, add: bool) {
         let (line, class) = (&*self.tables.line, &*self.tables.class);
+        let codes = code_weights::<CODES>(&self.codes);
         let digit = cell_of(c) as u16;
         // A removal subtracts, as a wrapping add.
         let digit = if add { digit } else { digit.wrapping_neg() };
@@ -631,7 +713,8 @@ impl Board {
                 // up to Block2 is category 0), and occupied cells are not counted.
                 if new != old && self.cells[q] == EMPTY {
                     for k in 0..2 {
-                        self.counts.change(k, d, old[k], new[k], class);
+                        self.counts
+                            .change_with::<CODES>(k, d, old[k], new[k], class, codes);
                     }
                 }
             }
@@ -639,8 +722,13 @@ impl Board {
         // `p` itself leaves or rejoins the counts (its categories are always up to date).
         let info = &self.lines[p as usize];
         for k in 0..2 {
-            self.counts
-                .add_cell(k, info.cats[k], class, if add { u16::MAX } else { 1 });
+            self.counts.add_cell_with::<CODES>(
+                k,
+                info.cats[k],
+                class,
+                if add { u16::MAX } else { 1 },
+                codes,
+            );
         }
     }
 
@@ -682,8 +770,19 @@ impl Board {
     /// leaves are valued like the plain ones (see [`Board::peek`]).
     /// Needs [`Board::track_patterns`].
     pub fn peek_counts(&self, p: Point, c: Color) -> PatternCounts {
+        if self.codes.is_some() {
+            self.peek_counts_with::<true>(p, c)
+        } else {
+            self.peek_counts_with::<false>(p, c)
+        }
+    }
+
+    /// [`Board::peek_counts`], with `CODES` the code sums too.
+    #[inline(always)]
+    fn peek_counts_with<const CODES: bool>(&self, p: Point, c: Color) -> PatternCounts {
         debug_assert!(self.tracking, "patterns read without track_patterns");
         let (line, class) = (&*self.tables.line, &*self.tables.class);
+        let codes = code_weights::<CODES>(&self.codes);
         let mut counts = self.counts;
         let digit = cell_of(c) as u16;
         for d in 0..4 {
@@ -698,14 +797,14 @@ impl Board {
                 let old = info.cats;
                 if new != old {
                     for k in 0..2 {
-                        counts.change(k, d, old[k], new[k], class);
+                        counts.change_with::<CODES>(k, d, old[k], new[k], class, codes);
                     }
                 }
             }
         }
         let info = &self.lines[p as usize];
         for k in 0..2 {
-            counts.add_cell(k, info.cats[k], class, u16::MAX);
+            counts.add_cell_with::<CODES>(k, info.cats[k], class, u16::MAX, codes);
         }
         counts
     }

@@ -160,22 +160,13 @@ pub fn threat_eval(b: &Board, c: Color, w: &ClassWeights) -> i32 {
 /// position after a move).
 #[inline]
 pub fn threat_eval_counts(counts: &PatternCounts, c: Color, w: &ClassWeights) -> i32 {
+    if let Some(v) = win_like(counts, c) {
+        return v;
+    }
     let (own, opp) = (
         &counts.class[c.index()],
         &counts.class[c.opponent().index()],
     );
-    // An open four to make wins: in the fitted games the mover won all 823 such positions
-    // where the opponent had fours to interpose, and all of those where it had none.
-    if own[Pattern4::Flex4 as usize] > 0 {
-        return WIN_LIKE;
-    }
-    if count_from(opp, Pattern4::Block4) == 0 {
-        // Without fours to interpose, the opponent can block only one of the two threats
-        // of a four-three or a double three.
-        if own[Pattern4::Block4Flex3 as usize] + own[Pattern4::Flex3x2 as usize] > 0 {
-            return WIN_LIKE / 2;
-        }
-    }
     let mut v = 0;
     for k in 0..N_CLASSES {
         v += w.mover[k] * own[k] as i32 - w.waiter[k] * opp[k] as i32;
@@ -186,6 +177,42 @@ pub fn threat_eval_counts(counts: &PatternCounts, c: Color, w: &ClassWeights) ->
         v += w.line_mover[k] * own[k] as i32 - w.line_waiter[k] * opp[k] as i32;
     }
     v
+}
+
+/// The static "won" values of `counts` for `c` to move, shared by both pattern models: an
+/// open four to make, or a four-three or double three against no fours.
+#[inline(always)]
+fn win_like(counts: &PatternCounts, c: Color) -> Option<i32> {
+    let (own, opp) = (
+        &counts.class[c.index()],
+        &counts.class[c.opponent().index()],
+    );
+    // An open four to make wins: in the fitted games the mover won all 823 such positions
+    // where the opponent had fours to interpose, and all of those where it had none.
+    if own[Pattern4::Flex4 as usize] > 0 {
+        return Some(WIN_LIKE);
+    }
+    if count_from(opp, Pattern4::Block4) == 0 {
+        // Without fours to interpose, the opponent can block only one of the two threats
+        // of a four-three or a double three.
+        if own[Pattern4::Block4Flex3 as usize] + own[Pattern4::Flex3x2 as usize] > 0 {
+            return Some(WIN_LIKE / 2);
+        }
+    }
+    None
+}
+
+/// The pattern-code model's part of the evaluation for `c` to move, from counts kept with
+/// a [`super::patterns::CodeTable`] on the board: after the same "won" shortcuts as
+/// [`threat_eval_counts`], the mover's empty cells weighed by the mover's table minus the
+/// opponent's weighed by the waiting side's. One code per cell sees all four directions
+/// together, which the classes and line categories fold into a few numbers.
+#[inline]
+pub fn code_eval_counts(counts: &PatternCounts, c: Color) -> i32 {
+    if let Some(v) = win_like(counts, c) {
+        return v;
+    }
+    counts.code[c.index()][0] - counts.code[c.opponent().index()][1]
 }
 
 /// Ordering bonus of the empty cell `p` for `c` to move (index = class): its own class as

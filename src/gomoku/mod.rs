@@ -4,6 +4,8 @@ pub mod bench;
 pub mod board;
 #[cfg(test)]
 mod board_tests;
+#[cfg(test)]
+mod code_tests;
 mod defence;
 pub mod dfpn;
 pub mod eval;

@@ -172,10 +172,15 @@ pub const N_LINE_CATS: usize = 7;
 /// pairs are in each line category. The classes see what one cell makes over its four
 /// lines; the line counts see what the classes fold away: an open two or closed three alone
 /// on a cell (class None), and how many directions carry a three or four at all.
+///
+/// `code`: with pattern-code weights on the board ([`CodeTable`]), per colour the sum over
+/// its empty cells of the weight of the cell's pattern code as the side to move (0) and as
+/// the side waiting (1); zeros without.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PatternCounts {
     pub class: [[u16; N_CLASSES]; 2],
     pub line: [[u16; N_LINE_CATS]; 2],
+    pub code: [[i32; 2]; 2],
 }
 
 impl PatternCounts {
@@ -183,11 +188,30 @@ impl PatternCounts {
     /// joins the counts (`delta` 1) or leaves them (`u16::MAX`, a wrapping -1).
     #[inline(always)]
     pub fn add_cell(&mut self, k: usize, cats: u16, class: &[u8; 1 << 12], delta: u16) {
-        let n = &mut self.class[k][class[cats as usize & 0xfff] as usize];
+        self.add_cell_with::<false>(k, cats, class, delta, &NO_CODES);
+    }
+
+    /// [`PatternCounts::add_cell`], and with `CODES` the code sums from `codes`.
+    #[inline(always)]
+    pub fn add_cell_with<const CODES: bool>(
+        &mut self,
+        k: usize,
+        cats: u16,
+        class: &[u8; 1 << 12],
+        delta: u16,
+        codes: &CodeWeightsByIndex,
+    ) {
+        let i = cats as usize & 0xfff;
+        let n = &mut self.class[k][class[i] as usize];
         *n = n.wrapping_add(delta);
         for d in 0..4 {
             let n = &mut self.line[k][(cats >> (3 * d)) as usize & 7];
             *n = n.wrapping_add(delta);
+        }
+        if CODES {
+            let sign = delta as i16 as i32;
+            self.code[k][0] += sign * codes[i][0] as i32;
+            self.code[k][1] += sign * codes[i][1] as i32;
         }
     }
 
@@ -196,12 +220,79 @@ impl PatternCounts {
     /// whether anything changed: equal indexes cancel.
     #[inline(always)]
     pub fn change(&mut self, k: usize, d: usize, old: u16, new: u16, class: &[u8; 1 << 12]) {
+        self.change_with::<false>(k, d, old, new, class, &NO_CODES);
+    }
+
+    /// [`PatternCounts::change`], and with `CODES` the code sums from `codes`.
+    #[inline(always)]
+    pub fn change_with<const CODES: bool>(
+        &mut self,
+        k: usize,
+        d: usize,
+        old: u16,
+        new: u16,
+        class: &[u8; 1 << 12],
+        codes: &CodeWeightsByIndex,
+    ) {
         let (o, n) = (old as usize & 0xfff, new as usize & 0xfff);
         self.class[k][class[o] as usize] -= 1;
         self.class[k][class[n] as usize] += 1;
         self.line[k][o >> (3 * d) & 7] -= 1;
         self.line[k][n >> (3 * d) & 7] += 1;
+        if CODES {
+            self.code[k][0] += codes[n][0] as i32 - codes[o][0] as i32;
+            self.code[k][1] += codes[n][1] as i32 - codes[o][1] as i32;
+        }
     }
+}
+
+/// Number of pattern codes: the unordered combinations of a cell's four direction categories
+/// (4 out of [`N_LINE_CATS`] with repetition, C(10, 4)).
+pub const N_CODES: usize = 210;
+
+/// Per class-table index (four categories, 3 bits each), the code weights of that cell as
+/// the side to move and as the side waiting: one lookup per cell change instead of two.
+pub type CodeWeightsByIndex = [[i16; 2]; 1 << 12];
+
+/// The weights of no code model (never read: the sums are only kept with a table).
+pub static NO_CODES: CodeWeightsByIndex = [[0; 2]; 1 << 12];
+
+/// The per-cell pattern-code weights a board keeps its code sums with
+/// ([`PatternCounts::code`]), expanded to the class-table index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeTable {
+    pub by_index: Box<CodeWeightsByIndex>,
+}
+
+impl CodeTable {
+    /// The table of `mover` and `waiter` weights per pattern code (each within i16).
+    pub fn new(mover: &[i32; N_CODES], waiter: &[i32; N_CODES]) -> CodeTable {
+        let code = &tables().code;
+        let mut by_index = Box::new([[0i16; 2]; 1 << 12]);
+        for (i, w) in by_index.iter_mut().enumerate() {
+            let k = code[i] as usize;
+            *w = [mover[k] as i16, waiter[k] as i16];
+        }
+        CodeTable { by_index }
+    }
+}
+
+/// The four categories of pattern code `k`, weakest first (the inverse of [`Tables::code`]).
+pub fn code_cats(k: usize) -> [u8; 4] {
+    let mut n = 0;
+    for a in 0..7u8 {
+        for b in a..7 {
+            for c in b..7 {
+                for d in c..7 {
+                    if n == k {
+                        return [a, b, c, d];
+                    }
+                    n += 1;
+                }
+            }
+        }
+    }
+    panic!("pattern code {k} >= {N_CODES}")
 }
 
 /// The two lookup tables, built once per process.
@@ -221,6 +312,10 @@ pub struct Tables {
     /// Index: four direction categories ([`Pattern::category`]), 3 bits each (direction d
     /// in bits 3d..3d+3). Value: the [`Pattern4`] class.
     pub class: Box<[u8; 1 << 12]>,
+    /// Index: as `class`. Value: the pattern code (0..[`N_CODES`]), the rank of the sorted
+    /// four categories among all sorted quadruples ([`code_cats`]); index 0 (nothing above
+    /// Block2 anywhere) is code 0.
+    pub code: Box<[u8; 1 << 12]>,
 }
 
 /// Number of base-3 line keys (3^8).
@@ -305,7 +400,21 @@ fn build() -> Tables {
         });
         *v = Pattern4::combine(pats) as u8;
     }
-    Tables { line, class }
+    let mut code_of_cats = [[[[0u8; 7]; 7]; 7]; 7];
+    for k in 0..N_CODES {
+        let [a, b, c, d] = code_cats(k);
+        code_of_cats[a as usize][b as usize][c as usize][d as usize] = k as u8;
+    }
+    let mut code = Box::new([0u8; 1 << 12]);
+    for (idx, v) in code.iter_mut().enumerate() {
+        let mut cats = [0, 1, 2, 3].map(|d| (idx >> (3 * d)) & 7);
+        cats.sort_unstable();
+        // Category 7 never occurs (3 bits hold 0..=6); such indexes keep code 0.
+        if cats[3] < 7 {
+            *v = code_of_cats[cats[0]][cats[1]][cats[2]][cats[3]];
+        }
+    }
+    Tables { line, class, code }
 }
 
 /// The 9 cells of base-3 line `t` (centre own): 0 empty, 1 own, 2 blocked.

@@ -14,9 +14,10 @@ use super::board::{Board, Point, Rule};
 use super::defence::{pass_alone, pass_shared, refutes, Check, Pass, PassSpec};
 use super::dfpn::{Defences, Dfpn, Proof};
 use super::eval::{
-    add_pattern_scores, evaluate, evaluate_sums, keep_defences, scan, threat_eval,
+    add_pattern_scores, code_eval_counts, evaluate, evaluate_sums, keep_defences, scan,
     threat_eval_counts, Cand,
 };
+use super::patterns::{CodeTable, PatternCounts};
 use super::threats::{five_move, four_moves, ThreatCache, Threats, CACHE_ENTRY_BYTES};
 use super::tt::{Bound, Tt};
 use super::weights::ClassWeights;
@@ -144,6 +145,9 @@ pub struct SearchConfig {
     pub tt_mb: usize,
     /// Weights of the line-pattern classes in the evaluation (with `patterns`).
     pub eval: ClassWeights,
+    /// Pattern-code tables that replace `eval` in the evaluation (with `patterns`): the
+    /// searcher hands them to the board, which keeps their sums per move.
+    pub codes: Option<Arc<CodeTable>>,
     /// The VCT searches at the root (own and the opponent's) by df-pn ([`Dfpn::prove`])
     /// instead of iterative deepening.
     pub dfpn_attack: bool,
@@ -165,6 +169,7 @@ impl Default for SearchConfig {
             patterns: true,
             tt_mb: 64,
             eval: ClassWeights::default(),
+            codes: None,
             // Off: at 0.5 s per move against the iterative deepening neither gained
             // (docs/experiments/gomoku.md).
             dfpn_attack: false,
@@ -281,6 +286,7 @@ impl Searcher {
         let start = Instant::now();
         self.nodes = 0;
         if self.config.patterns {
+            b.set_codes(self.config.codes.clone());
             b.track_patterns();
         }
         let mut root = Vec::new();
@@ -545,6 +551,7 @@ impl Searcher {
             }
         }
         if self.config.patterns {
+            b.set_codes(self.config.codes.clone());
             b.track_patterns();
         }
         if helpers.is_none() {
@@ -775,6 +782,7 @@ impl Searcher {
         let limits = Limits::new(Deadline::unlimited(), None, crate::search::StopToken::new());
         let mut poller = limits.poller();
         if self.config.patterns {
+            b.set_codes(self.config.codes.clone());
             b.track_patterns();
         }
         let mut w = Worker {
@@ -802,6 +810,7 @@ impl Searcher {
         let start = Instant::now();
         self.nodes = 0;
         if self.config.patterns {
+            b.set_codes(self.config.codes.clone());
             b.track_patterns();
         }
         let mut root = Vec::new();
@@ -1500,7 +1509,7 @@ impl Worker<'_> {
             leaf_value(sums, fours, o, ply + 1, self.config.threats).map(|v| {
                 // As `with_patterns` values the child.
                 if self.config.patterns && v.abs() < MATE_BOUND {
-                    v + threat_eval_counts(&b.peek_counts(p, c), o, &self.config.eval)
+                    v + pattern_value(self.config, &b.peek_counts(p, c), o)
                 } else {
                     v
                 }
@@ -1540,10 +1549,21 @@ impl Worker<'_> {
     #[inline]
     fn with_patterns(&self, b: &Board, c: Color, v: i32) -> i32 {
         if self.config.patterns && v.abs() < MATE_BOUND {
-            v + threat_eval(b, c, &self.config.eval)
+            v + pattern_value(self.config, b.counts(), c)
         } else {
             v
         }
+    }
+}
+
+/// The line-pattern part of the evaluation for `c` to move from `counts`: the code tables'
+/// sums when `config` has them (the board keeps them), else the class weights.
+#[inline(always)]
+fn pattern_value(config: &SearchConfig, counts: &PatternCounts, c: Color) -> i32 {
+    if config.codes.is_some() {
+        code_eval_counts(counts, c)
+    } else {
+        threat_eval_counts(counts, c, &config.eval)
     }
 }
 

@@ -373,6 +373,31 @@ pub fn read(data: &[u8]) -> Result<(usize, Vec<GameRecord>), String> {
     Ok((h.size, games))
 }
 
+/// [`read`] of a file another run may still be writing: a cut last record (shorter than
+/// the longest game) is dropped and its game count returned with the games, as a resumed
+/// run drops it; a bad record before the end is still an error.
+pub fn read_growing(data: &[u8]) -> Result<(usize, Vec<GameRecord>, Option<usize>), String> {
+    let h = read_header(data)?;
+    if h.size * h.size > 256 {
+        return Err(format!(
+            "size {}: this version stores boards up to 16x16",
+            h.size
+        ));
+    }
+    let (games, whole) = read_records(data, h.size, h.len);
+    if whole == data.len() {
+        return Ok((h.size, games, None));
+    }
+    // The longest record: 4 header bytes, a move and a score per cell.
+    let longest = 4 + 3 * h.size * h.size;
+    if data.len() - whole >= longest {
+        let what = read_record(data, whole, h.size).err().unwrap_or_default();
+        return Err(format!("game {}: {what}", games.len() + 1));
+    }
+    let n = games.len();
+    Ok((h.size, games, Some(n)))
+}
+
 /// The whole records from `start` on, and where the first cut or bad one begins (the
 /// file's length when every record is whole).
 fn read_records(data: &[u8], size: usize, start: usize) -> (Vec<GameRecord>, usize) {
@@ -532,6 +557,17 @@ mod tests {
         let cut = temp("cut.bin");
         std::fs::write(&cut, &data[..two + 5]).unwrap();
         assert!(read(&data[..two + 5]).unwrap_err().contains("game 3"));
+        // A reader of a file still being written drops the cut game and says so.
+        let (_, whole, dropped) = read_growing(&data[..two + 5]).unwrap();
+        assert_eq!((whole, dropped), (games[..2].to_vec(), Some(2)));
+        assert_eq!(read_growing(&data).unwrap(), (9, games.clone(), None));
+        // Bad bytes before the end are no cut write: refused.
+        let mut bad = data[..two].to_vec();
+        bad.push(9);
+        bad.extend(vec![0; 4 + 3 * 81]);
+        assert!(read_growing(&bad)
+            .unwrap_err()
+            .contains("game 3: bad header"));
         run(&cut, &h, &cfg).unwrap();
         assert_eq!(std::fs::read(&cut).unwrap(), data);
         // A finished run plays nothing more.

@@ -17,11 +17,18 @@
 //!
 //! Every `holdout`-th game is kept out of the fit; the held-out error of the classic weights
 //! (their scale and tempo fitted the same way) and of the fitted ones is printed.
+//!
+//! The pattern-code model ([`CodeWeights`], `--model codes`) replaces the class and line
+//! terms by one weight per pattern code and side: its features are how many empty cells of
+//! the mover and of the waiting side have each code (420 columns, most of them 0 in a
+//! position), kept sparse and fitted by Newton's method with the Hessian summed over each
+//! row's non-zero pairs ([`fit_sparse`]), for each L2 penalty asked; the one with the lowest
+//! held-out log-loss against the targets is written.
 use super::board::{Board, Rule};
 use super::eval::{evaluate_sums, threat_eval_counts};
-use super::patterns::{Pattern4, PatternCounts, N_CLASSES, N_LINE_CATS};
+use super::patterns::{tables, Pattern4, PatternCounts, N_CLASSES, N_CODES, N_LINE_CATS};
 use super::selfplay::GameRecord;
-use super::weights::{ClassWeights, MAX_WEIGHT};
+use super::weights::{ClassWeights, CodeWeights, MAX_WEIGHT};
 use crate::color::Color;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,10 +48,16 @@ const NF: usize = 1 + 8 + 9 + 4 + 5 + 1;
 /// Where the line features start in [`Sample::x`].
 const L0: usize = 1 + 8 + 9;
 
+/// Columns of the code model: codes 1.. of the mover, then of the waiting side (code 0,
+/// nothing above Block2, weighs 0), then the constant.
+const CODE_NF: usize = 2 * (N_CODES - 1);
+
 /// One position's features and labels.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Sample {
     pub x: [f64; NF],
+    /// The code model's non-zero columns, ascending: column << 8 | how many cells.
+    pub codes: Vec<u32>,
     /// Class and line counts of both sides (mover first, as Black's slot) and the paper
     /// value, to value the position with any weights.
     pub counts: PatternCounts,
@@ -87,6 +100,7 @@ fn sample(b: &Board, c: Color, g: &GameRecord, k: usize, held_out: bool) -> Opti
     let counts = PatternCounts {
         class: [all.class[ci], all.class[oi]],
         line: [all.line[ci], all.line[oi]],
+        code: [all.code[ci], all.code[oi]],
     };
     let (own, opp) = (&counts.class[0], &counts.class[1]);
     let five = Pattern4::Five as usize;
@@ -98,6 +112,7 @@ fn sample(b: &Board, c: Color, g: &GameRecord, k: usize, held_out: bool) -> Opti
         return None;
     }
     let paper = evaluate_sums(b.eval_sum(c), b.eval_sum(c.opponent()));
+    let codes = code_columns(b, c);
     let mut x = [0.0; NF];
     x[0] = paper as f64;
     for (j, k) in MOVER_K.enumerate() {
@@ -120,12 +135,123 @@ fn sample(b: &Board, c: Color, g: &GameRecord, k: usize, held_out: bool) -> Opti
     };
     Some(Sample {
         x,
+        codes,
         counts,
         paper,
         result,
         score: g.scores[k] as f64,
         held_out,
     })
+}
+
+/// The code model's columns of `b` for `c` to move (see [`Sample::codes`]).
+fn code_columns(b: &Board, c: Color) -> Vec<u32> {
+    let code = &tables().code;
+    let mut n = [[0u32; N_CODES]; 2];
+    for p in b.points() {
+        if b.is_empty(p) {
+            n[0][code[b.cats(p, c) as usize] as usize] += 1;
+            n[1][code[b.cats(p, c.opponent()) as usize] as usize] += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (side, counts) in n.iter().enumerate() {
+        for (k, &m) in counts.iter().enumerate().skip(1) {
+            if m > 0 {
+                let col = side * (N_CODES - 1) + k - 1;
+                out.push((col as u32) << 8 | m);
+            }
+        }
+    }
+    out
+}
+
+/// Column and value of a packed sparse entry.
+#[inline]
+fn unpack(e: u32) -> (usize, f64) {
+    ((e >> 8) as usize, (e & 0xff) as f64)
+}
+
+/// Logistic regression like [`fit`] over sparse rows: `rows[i]` holds row i's non-zero
+/// columns among `nf`, ascending, packed as in [`Sample::codes`]; a constant column is
+/// added last (no penalty). Newton's method from `start` (standardised weights as returned
+/// in `.1`, or zeros), the Hessian summed over each row's non-zero pairs; stops after
+/// `iters` steps or when no weight moves by 1e-7. Returns the weights in the columns' units
+/// (`nf + 1`, the constant last) and the standardised ones (to start the next fit from).
+pub fn fit_sparse(
+    rows: &[&[u32]],
+    nf: usize,
+    ys: &[f64],
+    offset: &[f64],
+    l2: f64,
+    iters: usize,
+    start: Option<&[f64]>,
+) -> (Vec<f64>, Vec<f64>) {
+    let n = nf + 1;
+    let m = rows.len() as f64;
+    let (mut s1, mut s2) = (vec![0.0; nf], vec![0.0; nf]);
+    for r in rows {
+        for &e in r.iter() {
+            let (j, x) = unpack(e);
+            s1[j] += x;
+            s2[j] += x * x;
+        }
+    }
+    let sd: Vec<f64> = (0..nf)
+        .map(|j| (s2[j] / m - (s1[j] / m).powi(2)).sqrt().max(1e-9))
+        .collect();
+    let mut w = start.map_or_else(|| vec![0.0; n], |s| s.to_vec());
+    let mut z: Vec<(usize, f64)> = Vec::with_capacity(n);
+    let mut h = vec![0.0; n * n];
+    for _ in 0..iters {
+        let mut g = vec![0.0; n];
+        h.iter_mut().for_each(|v| *v = 0.0);
+        for (i, (r, &y)) in rows.iter().zip(ys).enumerate() {
+            z.clear();
+            z.extend(r.iter().map(|&e| {
+                let (j, x) = unpack(e);
+                (j, x / sd[j])
+            }));
+            z.push((nf, 1.0));
+            let off = offset.get(i).copied().unwrap_or(0.0);
+            let p = sigmoid(off + z.iter().map(|&(j, v)| w[j] * v).sum::<f64>());
+            let (res, q) = (p - y, p * (1.0 - p));
+            for (a, &(ja, va)) in z.iter().enumerate() {
+                g[ja] += res * va;
+                let qa = q * va;
+                let row = &mut h[ja * n..(ja + 1) * n];
+                for &(jb, vb) in &z[a..] {
+                    row[jb] += qa * vb;
+                }
+            }
+        }
+        let mut hm = vec![vec![0.0; n]; n];
+        for a in 0..n {
+            for b in a..n {
+                let v = h[a * n + b] / m;
+                hm[a][b] = v;
+                hm[b][a] = v;
+            }
+            g[a] /= m;
+            if a < nf {
+                g[a] += l2 * w[a];
+                hm[a][a] += l2;
+            }
+        }
+        let step = solve(hm, g);
+        let mut biggest: f64 = 0.0;
+        for j in 0..n {
+            w[j] -= step[j];
+            biggest = biggest.max(step[j].abs());
+        }
+        if biggest < 1e-7 {
+            break;
+        }
+    }
+    let unscaled = (0..n)
+        .map(|j| if j < nf { w[j] / sd[j] } else { w[j] })
+        .collect();
+    (unscaled, w)
 }
 
 fn sigmoid(v: f64) -> f64 {
@@ -232,6 +358,8 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
 /// The fit's outcome.
 pub struct Fitted {
     pub weights: ClassWeights,
+    /// The pattern-code model, when it was fitted.
+    pub codes: Option<CodeWeights>,
     /// Lines of the report (also the weights file's comment).
     pub report: Vec<String>,
 }
@@ -251,7 +379,15 @@ fn columns(s: &Sample, lines: bool) -> Vec<f64> {
 /// Fits the weights to `samples` with targets blended by `lambda` (see the module comment).
 /// Both models are fitted and measured, classes alone and classes with line categories;
 /// `lines` says which one's weights are returned.
-pub fn train(samples: &[Sample], lambda: f64, l2: f64, lines: bool) -> Result<Fitted, String> {
+/// With `code_l2` non-empty the code model is fitted too, once per penalty, and the best on
+/// the held-out positions returned.
+pub fn train(
+    samples: &[Sample],
+    lambda: f64,
+    l2: f64,
+    lines: bool,
+    code_l2: &[f64],
+) -> Result<Fitted, String> {
     let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| !s.held_out);
     if train.len() < 1000 || test.len() < 100 {
         return Err(format!(
@@ -362,6 +498,43 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64, lines: bool) -> Result<Fi
             "held out, {name}: log-loss vs results {lr:.4}, vs targets {lt:.4}, squared error vs targets {mse:.4}"
         ));
     }
+    let (mut codes, mut code_tempo) = (None, None);
+    if !code_l2.is_empty() && a > 0.0 {
+        let rows: Vec<&[u32]> = train.iter().map(|s| &s.codes[..]).collect();
+        let mut start: Option<Vec<f64>> = None;
+        let mut best: Option<(f64, Vec<f64>)> = None;
+        for &l2 in code_l2 {
+            let (w, std) = fit_sparse(&rows, CODE_NF, &ys, &offsets, l2, 12, start.as_deref());
+            start = Some(std);
+            let pred = |s: &Sample| {
+                let z: f64 = s
+                    .codes
+                    .iter()
+                    .map(|&e| {
+                        let (j, x) = unpack(e);
+                        w[j] * x
+                    })
+                    .sum();
+                sigmoid(a * s.x[0] + z + w[CODE_NF])
+            };
+            let (lr, lt, mse) = errors(&pred);
+            report.push(format!(
+                "held out, fitted weights, pattern codes, l2 {l2}: log-loss vs results {lr:.4}, vs targets {lt:.4}, squared error vs targets {mse:.4}"
+            ));
+            if best.as_ref().is_none_or(|(b, _)| lt < *b) {
+                best = Some((lt, w));
+            }
+        }
+        let (_, w) = best.expect("at least one penalty");
+        code_tempo = Some(w[CODE_NF] / a);
+        let to_int = |v: f64| ((v / a).round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+        let mut cw = CodeWeights::zero();
+        for k in 1..N_CODES {
+            cw.mover[k] = to_int(w[k - 1]);
+            cw.waiter[k] = to_int(-w[N_CODES - 1 + k - 1]);
+        }
+        codes = Some(cw);
+    }
     if a <= 0.0 {
         return Err(format!(
             "the search scores came out with scale {a:.3e} <= 0: no scale to convert to"
@@ -389,16 +562,30 @@ pub fn train(samples: &[Sample], lambda: f64, l2: f64, lines: bool) -> Result<Fi
             weights.line_waiter[k] = to_int(-w[L0 - 1 + 4 + j]);
         }
     }
+    let (what, tempo) = match code_tempo {
+        Some(t) => ("pattern codes", t),
+        None if lines => ("classes and line categories", w[w.len() - 1] / a),
+        None => ("classes", w[w.len() - 1] / a),
+    };
     report.push(format!(
-        "written: {}; window-sum scale (fixed, the search scores') {a:.3e}, tempo {:.0} window units",
-        if lines {
-            "classes and line categories"
-        } else {
-            "classes"
-        },
-        w[w.len() - 1] / a
+        "written: {what}; window-sum scale (fixed, the search scores') {a:.3e}, tempo {tempo:.0} window units"
     ));
-    Ok(Fitted { weights, report })
+    Ok(Fitted {
+        weights,
+        codes,
+        report,
+    })
+}
+
+/// Which model's weights `fit_files` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitModel {
+    /// Cell classes alone (a version 1 file).
+    Classes,
+    /// Classes and per-direction line categories (version 2).
+    Lines,
+    /// Pattern codes (version 3); fits the code model besides the others.
+    Codes,
 }
 
 /// What `fit_files` fits, on what.
@@ -412,24 +599,35 @@ pub struct FitFiles {
     pub l2: f64,
     /// Every `holdout`-th game is held out of the fit and measured (at least 2).
     pub holdout: usize,
-    /// Whether the written weights include the per-direction line categories.
-    pub lines: bool,
+    /// The model whose weights are written.
+    pub model: FitModel,
+    /// L2 penalties tried for the code model (the best on the held-out games is written).
+    pub code_l2: Vec<f64>,
 }
 
 /// Reads the self-play files, fits (`train`), writes the report and the weights file (to
-/// `report` and `out`; the file's comment is the command and the report).
+/// `report` and `out`; the file's comment is the command and the report). A file still
+/// being written may end in a cut record: it is dropped with a warning.
 pub fn fit_files(f: &FitFiles, out: &Path, report: &mut impl Write) -> Result<(), String> {
     let mut all = Vec::new();
     let mut games = 0;
     for p in &f.positions {
         let data = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let (size, recs) =
-            super::selfplay::read(&data).map_err(|e| format!("{}: {e}", p.display()))?;
+        let (size, recs, cut) =
+            super::selfplay::read_growing(&data).map_err(|e| format!("{}: {e}", p.display()))?;
+        if let Some(n) = cut {
+            eprintln!(
+                "train: {}: dropped a cut record after game {n}",
+                p.display()
+            );
+        }
         games += recs.len();
         all.extend(samples(size, &recs, f.holdout));
     }
     eprintln!("train: {games} games, {} positions kept", all.len());
-    let fitted = train(&all, f.lambda, f.l2, f.lines)?;
+    let codes = f.model == FitModel::Codes;
+    let code_l2: &[f64] = if codes { &f.code_l2 } else { &[] };
+    let fitted = train(&all, f.lambda, f.l2, f.model != FitModel::Classes, code_l2)?;
     let io = |e: std::io::Error| format!("output: {e}");
     for l in &fitted.report {
         writeln!(report, "{l}").map_err(io)?;
@@ -439,16 +637,27 @@ pub fn fit_files(f: &FitFiles, out: &Path, report: &mut impl Write) -> Result<()
         .iter()
         .map(|p| p.display().to_string())
         .collect();
+    let model = match f.model {
+        FitModel::Classes => " --model classes".to_string(),
+        FitModel::Lines => String::new(),
+        FitModel::Codes => {
+            let l2s: Vec<String> = f.code_l2.iter().map(|v| v.to_string()).collect();
+            format!(" --model codes --code-l2 {}", l2s.join(","))
+        }
+    };
     let comment = format!(
-        "quartet train gomoku fit --lambda {} --l2 {} --holdout {}{} on {games} games: {}\n{}",
+        "quartet train gomoku fit --lambda {} --l2 {} --holdout {}{model} on {games} games: {}\n{}",
         f.lambda,
         f.l2,
         f.holdout,
-        if f.lines { "" } else { " --no-lines" },
         files.join(" "),
         fitted.report.join("\n")
     );
-    let text = fitted.weights.to_text(&comment);
+    let text = match (&fitted.codes, codes) {
+        (Some(c), true) => c.to_text(&comment),
+        (None, true) => return Err("the code model was not fitted".into()),
+        _ => fitted.weights.to_text(&comment),
+    };
     write!(report, "{text}").map_err(io)?;
     std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))
 }
@@ -514,5 +723,96 @@ mod tests {
         let first = &all[0];
         assert_eq!(first.result, 1.0);
         assert_eq!(all[1].result, 0.0);
+    }
+
+    #[test]
+    fn sparse_newton_recovers_a_known_model() {
+        // Rows of a few random columns among 12 with small counts; the targets are the
+        // model's own probabilities, so the fit must return the model.
+        let nf = 12;
+        let truth: Vec<f64> = (0..=nf).map(|j| ((j * 7 % 5) as f64 - 2.0) * 0.3).collect();
+        let mut state = 1u64;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        let mut rows: Vec<Vec<u32>> = Vec::new();
+        let mut offsets = Vec::new();
+        let mut ys = Vec::new();
+        for _ in 0..3000 {
+            let mut r: Vec<u32> = Vec::new();
+            for j in 0..nf as u32 {
+                if next(3) == 0 {
+                    r.push(j << 8 | (1 + next(4) as u32));
+                }
+            }
+            let off = next(5) as f64 * 0.1 - 0.2;
+            let z: f64 = r
+                .iter()
+                .map(|&e| truth[(e >> 8) as usize] * (e & 0xff) as f64)
+                .sum();
+            ys.push(sigmoid(off + z + truth[nf]));
+            offsets.push(off);
+            rows.push(r);
+        }
+        let refs: Vec<&[u32]> = rows.iter().map(|r| &r[..]).collect();
+        let (w, std) = fit_sparse(&refs, nf, &ys, &offsets, 0.0, 30, None);
+        for (a, b) in w.iter().zip(&truth) {
+            assert!((a - b).abs() < 1e-6, "{w:?} vs {truth:?}");
+        }
+        // Started from the answer, it stays there; a penalty shrinks the slopes.
+        let (again, _) = fit_sparse(&refs, nf, &ys, &offsets, 0.0, 1, Some(&std));
+        assert!(again.iter().zip(&w).all(|(a, b)| (a - b).abs() < 1e-9));
+        let (shrunk, _) = fit_sparse(&refs, nf, &ys, &offsets, 0.1, 30, None);
+        let norm = |v: &[f64]| v[..nf].iter().map(|x| x * x).sum::<f64>();
+        assert!(norm(&shrunk) < 0.5 * norm(&w), "{shrunk:?}");
+        // A column never seen gets no weight.
+        let (w, _) = fit_sparse(&refs, nf + 1, &ys, &offsets, 1e-6, 30, None);
+        assert_eq!(w[nf], 0.0);
+    }
+
+    #[test]
+    fn code_columns_weighed_by_integer_weights_are_the_boards_code_sums() {
+        use super::super::weights::CodeWeights;
+        use std::sync::Arc;
+        let mut w = CodeWeights::zero();
+        for k in 1..N_CODES {
+            w.mover[k] = (k as i32 * 37) % 101 - 50;
+            w.waiter[k] = (k as i32 * 53) % 89 - 44;
+        }
+        let mut b = Board::new(15, Rule::Freestyle);
+        b.set_codes(Some(Arc::new(w.table())));
+        b.track_patterns();
+        let moves = [
+            (7, 7),
+            (8, 8),
+            (8, 7),
+            (6, 7),
+            (9, 9),
+            (7, 9),
+            (6, 6),
+            (10, 10),
+        ];
+        let mut c = Color::Black;
+        for (col, row) in moves {
+            b.place(b.point(col, row), c);
+            c = c.opponent();
+            let cols = code_columns(&b, c);
+            assert!(cols.windows(2).all(|p| p[0] >> 8 < p[1] >> 8), "{cols:?}");
+            let mut v = 0;
+            for e in cols {
+                let (j, x) = unpack(e);
+                v += x as i32
+                    * if j < N_CODES - 1 {
+                        w.mover[j + 1]
+                    } else {
+                        -w.waiter[j + 2 - N_CODES]
+                    };
+            }
+            let s = b.counts().code;
+            assert_eq!(v, s[c.index()][0] - s[c.opponent().index()][1]);
+        }
     }
 }

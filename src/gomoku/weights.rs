@@ -28,8 +28,19 @@
 //! A version 1 file has no line weights (they are 0); a version 2 file needs all four
 //! lines. A file that breaks any of that is refused with the line it broke on, never half
 //! read.
+//!
+//! Version 3 is another model, [`CodeWeights`]: one weight per pattern code
+//! ([`super::patterns::N_CODES`], the unordered four direction categories of an empty cell)
+//! for the side to move and one for the side waiting, 210 integers a line, code 0 (nothing
+//! above Block2) weighing 0:
+//!
+//! ```text
+//! quartet-gomoku-eval 3
+//! code-mover  0 12 ...
+//! code-waiter 0 9 ...
+//! ```
 use super::eval::WIN_LIKE;
-use super::patterns::{N_CLASSES, N_LINE_CATS};
+use super::patterns::{code_cats, CodeTable, N_CLASSES, N_CODES, N_LINE_CATS};
 
 /// Per-class weights for the mover's and the waiting side's empty cells, and per line
 /// category for their (cell, direction) pairs.
@@ -75,14 +86,7 @@ impl ClassWeights {
         match name {
             "classic" => Ok(ClassWeights::CLASSIC),
             "learnt" => Ok(ClassWeights::learnt()),
-            path => {
-                let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
-                if meta.len() > 64 * 1024 {
-                    return Err(format!("{path}: {} bytes is no weights file", meta.len()));
-                }
-                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-                ClassWeights::parse(&text).map_err(|e| format!("{path}: {e}"))
-            }
+            path => ClassWeights::parse(&read_small(path)?).map_err(|e| format!("{path}: {e}")),
         }
     }
 
@@ -172,6 +176,142 @@ impl ClassWeights {
     }
 }
 
+/// A weights file's text; anything over 64 KiB is refused unread.
+fn read_small(path: &str) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
+    if meta.len() > 64 * 1024 {
+        return Err(format!("{path}: {} bytes is no weights file", meta.len()));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The pattern-code model (version 3 files): per pattern code, the weight of an empty cell
+/// of the side to move and of the side waiting with that code, in window-sum units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeWeights {
+    pub mover: [i32; N_CODES],
+    pub waiter: [i32; N_CODES],
+}
+
+/// What `--eval` names: the class and line-category weights, or the pattern-code tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalWeights {
+    Classes(ClassWeights),
+    Codes(Box<CodeWeights>),
+}
+
+impl EvalWeights {
+    /// What the searcher takes: the class weights (the default ones under code tables,
+    /// where they only serve as a fallback) and the code table if any.
+    pub fn into_search(self) -> (ClassWeights, Option<std::sync::Arc<CodeTable>>) {
+        match self {
+            EvalWeights::Classes(w) => (w, None),
+            EvalWeights::Codes(w) => (
+                ClassWeights::default(),
+                Some(std::sync::Arc::new(w.table())),
+            ),
+        }
+    }
+
+    /// `classic`, `learnt`, or a weights file of any version.
+    pub fn load(name: &str) -> Result<EvalWeights, String> {
+        match name {
+            "classic" | "learnt" => ClassWeights::load(name).map(EvalWeights::Classes),
+            path => {
+                let text = read_small(path)?;
+                let v3 = text
+                    .lines()
+                    .map(|l| l.split('#').next().unwrap_or("").trim())
+                    .find(|l| !l.is_empty())
+                    .is_some_and(|l| l.split_whitespace().eq([MAGIC, "3"]));
+                if v3 {
+                    CodeWeights::parse(&text).map(|w| EvalWeights::Codes(Box::new(w)))
+                } else {
+                    ClassWeights::parse(&text).map(EvalWeights::Classes)
+                }
+                .map_err(|e| format!("{path}: {e}"))
+            }
+        }
+    }
+}
+
+impl CodeWeights {
+    /// All weights 0.
+    pub fn zero() -> CodeWeights {
+        CodeWeights {
+            mover: [0; N_CODES],
+            waiter: [0; N_CODES],
+        }
+    }
+
+    /// The table a board keeps its code sums with.
+    pub fn table(&self) -> CodeTable {
+        CodeTable::new(&self.mover, &self.waiter)
+    }
+
+    /// Parses a version 3 file (see the module comment).
+    pub fn parse(text: &str) -> Result<CodeWeights, String> {
+        let mut header = false;
+        let (mut mover, mut waiter) = (None, None);
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let n = i + 1;
+            let mut words = line.split_whitespace();
+            let key = words.next().unwrap_or("");
+            let rest: Vec<&str> = words.collect();
+            if !header {
+                if key != MAGIC || rest != ["3"] {
+                    return Err(format!(
+                        "line {n}: expected `{MAGIC} 3` first, found `{line}`"
+                    ));
+                }
+                header = true;
+                continue;
+            }
+            match key {
+                "code-mover" => put(&mut mover, key, &rest, n)?,
+                "code-waiter" => put(&mut waiter, key, &rest, n)?,
+                _ => return Err(format!("line {n}: unknown key `{key}`")),
+            }
+        }
+        if !header {
+            return Err(format!("empty: expected `{MAGIC} 3`"));
+        }
+        match (mover, waiter) {
+            (Some(mover), Some(waiter)) => Ok(CodeWeights { mover, waiter }),
+            (None, _) => Err("no `code-mover` line".into()),
+            (_, None) => Err("no `code-waiter` line".into()),
+        }
+    }
+
+    /// The text format, with `comment` lines on top and a comment naming the categories of
+    /// each code.
+    pub fn to_text(&self, comment: &str) -> String {
+        let mut s = String::new();
+        for l in comment.lines() {
+            s.push_str(&format!("# {l}\n"));
+        }
+        s.push_str("# codes in order, each its four direction categories (0 up to Block2,\n");
+        s.push_str("# 1 Flex2, 2 Block3, 3 Flex3, 4 Block4, 5 Flex4, 6 Five):\n");
+        for chunk in (0..N_CODES).collect::<Vec<_>>().chunks(15) {
+            let names: Vec<String> = chunk
+                .iter()
+                .map(|&k| code_cats(k).iter().map(|c| c.to_string()).collect())
+                .collect();
+            s.push_str(&format!("# {}\n", names.join(" ")));
+        }
+        s.push_str(&format!("{MAGIC} 3\n"));
+        for (key, w) in [("code-mover", &self.mover), ("code-waiter", &self.waiter)] {
+            let ws: Vec<String> = w.iter().map(|v| v.to_string()).collect();
+            s.push_str(&format!("{key} {}\n", ws.join(" ")));
+        }
+        s
+    }
+}
+
 /// Reads one weights line into `slot` (the array's length says how many it needs); a
 /// second line for the same key, a wrong count, a non-integer or a weight beyond
 /// [`MAX_WEIGHT`] is refused with the line number. A line category's first weight (none,
@@ -203,7 +343,7 @@ fn put<const N: usize>(
         }
         w[k] = v;
     }
-    if key.starts_with("line-") && w[0] != 0 {
+    if (key.starts_with("line-") || key.starts_with("code-")) && w[0] != 0 {
         return Err(format!(
             "line {n}: `{key}` weighs category 0 (every empty cell) with {}",
             w[0]
@@ -342,5 +482,80 @@ mod tests {
         let loaded = ClassWeights::load(path.to_str().unwrap());
         std::fs::remove_file(&path).ok();
         assert_eq!(loaded.unwrap(), w);
+    }
+
+    #[test]
+    fn code_weights_round_trip_and_bad_ones_are_refused() {
+        let mut w = CodeWeights::zero();
+        for k in 1..N_CODES {
+            w.mover[k] = k as i32 * 7 - 700;
+            w.waiter[k] = -(k as i32) * 3;
+        }
+        let text = w.to_text("fitted\nsomehow");
+        assert!(text.contains("quartet-gomoku-eval 3\n"), "{text}");
+        assert_eq!(CodeWeights::parse(&text).unwrap(), w);
+        // Loaded from a file, a version 3 file is the code model, older ones the classes.
+        let path = std::env::temp_dir().join(format!("gomoku-codes-{}.txt", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let loaded = EvalWeights::load(path.to_str().unwrap());
+        std::fs::write(&path, ClassWeights::CLASSIC.to_text("")).unwrap();
+        let old = EvalWeights::load(path.to_str().unwrap());
+        // A huge file is refused unread.
+        std::fs::write(&path, "# x\n".repeat(20_000)).unwrap();
+        let huge = EvalWeights::load(path.to_str().unwrap());
+        std::fs::remove_file(&path).ok();
+        assert_eq!(loaded.unwrap(), EvalWeights::Codes(Box::new(w.clone())));
+        assert_eq!(old.unwrap(), EvalWeights::Classes(ClassWeights::CLASSIC));
+        assert!(huge.unwrap_err().contains("is no weights file"));
+        assert_eq!(
+            EvalWeights::load("learnt").unwrap(),
+            EvalWeights::Classes(ClassWeights::learnt())
+        );
+        // The class parser does not take a version 3 file.
+        assert!(ClassWeights::parse(&text)
+            .unwrap_err()
+            .contains("version 3"));
+        let zeros = |n: usize| vec!["0"; n].join(" ");
+        let mover = format!("code-mover {}\n", zeros(N_CODES));
+        let waiter = format!("code-waiter {}\n", zeros(N_CODES));
+        let head = "quartet-gomoku-eval 3\n";
+        let cases = [
+            (String::new(), "empty"),
+            (
+                format!("quartet-gomoku-eval 2\n{mover}"),
+                "expected `quartet-gomoku-eval 3`",
+            ),
+            (format!("{head}{mover}"), "no `code-waiter`"),
+            (format!("{head}{waiter}"), "no `code-mover`"),
+            (
+                format!("{head}{mover}{mover}{waiter}"),
+                "line 3: `code-mover` given twice",
+            ),
+            (
+                format!("{head}code-mover {}\n{waiter}", zeros(N_CODES - 1)),
+                "line 2: `code-mover` needs 210 weights, found 209",
+            ),
+            (
+                format!("{head}code-mover {} 0\n{waiter}", zeros(N_CODES)),
+                "needs 210 weights, found 211",
+            ),
+            (
+                format!("{head}{mover}code-waiter {} x\n", zeros(N_CODES - 1)),
+                "line 3: `x` is not an integer",
+            ),
+            (
+                format!("{head}{mover}code-waiter {} 10001\n", zeros(N_CODES - 1)),
+                "weight 10001 of `code-waiter` slot 209 is beyond",
+            ),
+            (
+                format!("{head}code-mover 4 {}\n{waiter}", zeros(N_CODES - 1)),
+                "`code-mover` weighs category 0",
+            ),
+            (format!("{head}mover 1\n"), "line 2: unknown key `mover`"),
+        ];
+        for (text, want) in cases {
+            let e = CodeWeights::parse(&text).unwrap_err();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
     }
 }
