@@ -414,12 +414,13 @@ pub fn train(
         score_fit[0]
     ));
     let ys: Vec<f64> = train.iter().map(|s| target(s)).collect();
-    // Four models, each judged on the held-out positions against the results and against
-    // the blended targets: the paper's sums alone, the classic weights, the fit over the
-    // classes, the fit over classes and line categories.
-    let classic = |s: &Sample| {
+    // The models, each judged on the held-out positions against the results and against
+    // the blended targets: the paper's sums alone, the classic weights and the shipped
+    // class fits (their scale and tempo fitted here), the fit over the classes, the fit
+    // over classes and line categories (and the code model below).
+    let valued = |s: &Sample, w: &ClassWeights| {
         // Mover at index 0 here is Black's slot for threat_eval_counts.
-        (s.paper + threat_eval_counts(&s.counts, Color::Black, &ClassWeights::CLASSIC)) as f64
+        (s.paper + threat_eval_counts(&s.counts, Color::Black, w)) as f64
     };
     let paper_w = fit(
         &train.iter().map(|s| vec![s.x[0], 1.0]).collect::<Vec<_>>(),
@@ -427,15 +428,17 @@ pub fn train(
         &[],
         0.0,
     );
-    let classic_w = fit(
-        &train
-            .iter()
-            .map(|s| vec![classic(s), 1.0])
-            .collect::<Vec<_>>(),
-        &ys,
-        &[],
-        0.0,
-    );
+    let given: Vec<(&str, ClassWeights, Vec<f64>)> = [
+        ("classic weights", ClassWeights::CLASSIC),
+        ("shipped eval-v1.txt", ClassWeights::learnt()),
+        ("shipped eval-v2-lines.txt", ClassWeights::shipped_v2()),
+    ]
+    .into_iter()
+    .map(|(name, w)| {
+        let rows: Vec<Vec<f64>> = train.iter().map(|s| vec![valued(s, &w), 1.0]).collect();
+        (name, w, fit(&rows, &ys, &[], 0.0))
+    })
+    .collect();
     // The window sums keep the scale that maps the search's scores to results: the
     // engine's values are in those units, and fitted freely their weight came out
     // negative on 214k positions (they overlap the classes), leaving no scale at all.
@@ -474,24 +477,24 @@ pub fn train(
         sigmoid(a * s.x[0] + z)
     };
     type Model<'m> = Box<dyn Fn(&Sample) -> f64 + 'm>;
-    let models: [(&str, Model); 4] = [
-        (
-            "window sums alone",
-            Box::new(|s: &Sample| sigmoid(paper_w[0] * s.x[0] + paper_w[1])),
-        ),
-        (
-            "classic weights",
-            Box::new(|s: &Sample| sigmoid(classic_w[0] * classic(s) + classic_w[1])),
-        ),
-        (
-            "fitted weights, classes",
-            Box::new(|s: &Sample| linear(&class_w, s, false)),
-        ),
-        (
-            "fitted weights, classes and line categories",
-            Box::new(|s: &Sample| linear(&line_w, s, true)),
-        ),
-    ];
+    let mut models: Vec<(&str, Model)> = vec![(
+        "window sums alone",
+        Box::new(|s: &Sample| sigmoid(paper_w[0] * s.x[0] + paper_w[1])),
+    )];
+    for (name, w, sw) in &given {
+        models.push((
+            name,
+            Box::new(move |s: &Sample| sigmoid(sw[0] * valued(s, w) + sw[1])),
+        ));
+    }
+    models.push((
+        "fitted weights, classes",
+        Box::new(|s: &Sample| linear(&class_w, s, false)),
+    ));
+    models.push((
+        "fitted weights, classes and line categories",
+        Box::new(|s: &Sample| linear(&line_w, s, true)),
+    ));
     for (name, pred) in &models {
         let (lr, lt, mse) = errors(pred.as_ref());
         report.push(format!(

@@ -62,6 +62,8 @@ pub const MAX_WEIGHT: i32 = WIN_LIKE / 10;
 
 /// The learnt file, built into the binary so the engine needs no data path.
 const LEARNT_TEXT: &str = include_str!("../../data/gomoku/eval-v1.txt");
+/// The line-category fit, built in for the fit's comparisons.
+const V2_TEXT: &str = include_str!("../../data/gomoku/eval-v2-lines.txt");
 
 impl ClassWeights {
     /// The hand-set weights (fitted by scripts/gomoku_fit_eval.py to the results of 612
@@ -79,6 +81,11 @@ impl ClassWeights {
     pub fn learnt() -> ClassWeights {
         // The file is checked by a test, so this cannot fail in a tested build.
         ClassWeights::parse(LEARNT_TEXT).expect("data/gomoku/eval-v1.txt is valid")
+    }
+
+    /// The weights of `data/gomoku/eval-v2-lines.txt` (for comparisons in the fit).
+    pub fn shipped_v2() -> ClassWeights {
+        ClassWeights::parse(V2_TEXT).expect("data/gomoku/eval-v2-lines.txt is valid")
     }
 
     /// `classic`, `learnt`, or a weights file.
@@ -463,6 +470,7 @@ mod tests {
         let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gomoku/eval-v2-lines.txt");
         let v2 = ClassWeights::load(shipped).unwrap();
         assert_ne!(v2.line_waiter, [0; N_LINE_CATS]);
+        assert_eq!(ClassWeights::shipped_v2(), v2);
         assert_eq!(ClassWeights::parse(&v2.to_text("")).unwrap(), v2);
         let text = w.to_text("fitted\nby hand");
         assert!(text.contains("quartet-gomoku-eval 2\n"), "{text}");
@@ -511,6 +519,13 @@ mod tests {
             EvalWeights::load("learnt").unwrap(),
             EvalWeights::Classes(ClassWeights::learnt())
         );
+        // The shipped code fit loads as the code model, weighs something, and writes back.
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gomoku/eval-v3-codes.txt");
+        let EvalWeights::Codes(v3) = EvalWeights::load(shipped).unwrap() else {
+            panic!("{shipped} is no code model");
+        };
+        assert_ne!(*v3, CodeWeights::zero());
+        assert_eq!(CodeWeights::parse(&v3.to_text("")).unwrap(), *v3);
         // The class parser does not take a version 3 file.
         assert!(ClassWeights::parse(&text)
             .unwrap_err()
