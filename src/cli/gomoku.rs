@@ -52,8 +52,9 @@ pub struct GomokuArgs {
     #[arg(long)]
     pub log_level: Option<String>,
     /// Weights of the line-pattern evaluation: `learnt` (data/gomoku/eval-v1.txt, built
-    /// in), `classic` (the hand-set ones before it) or a weights file (a version 3 file
-    /// holds the per-cell pattern-code tables instead of the class weights).
+    /// in), `classic` (the hand-set ones before it) or a weights file (a version 3 file,
+    /// such as data/gomoku/eval-codes-masks.txt, holds per-cell pattern-code tables and
+    /// threat-mask weights instead of the class weights).
     #[arg(long, default_value = "learnt")]
     pub eval: String,
 }

@@ -70,8 +70,8 @@ pub enum TrainGomoku {
         #[arg(long, conflicts_with = "model")]
         no_lines: bool,
         /// The model written: `lines` (classes and line categories, version 2), `classes`
-        /// (version 1) or `codes` (per-cell pattern codes, version 3; also fitted and
-        /// measured besides the others).
+        /// (version 1) or `codes` (per-cell pattern codes, alone and with threat masks,
+        /// version 3; also fitted and measured besides the others).
         #[arg(long, default_value = "lines")]
         model: String,
         /// L2 penalties tried for the code model, each fitted and measured on the held-out

@@ -180,7 +180,7 @@ fn codes_holding_the_class_model_evaluate_and_search_as_it_does() {
             b.track_patterns();
             for c in [Black, White] {
                 assert_eq!(
-                    code_eval_counts(b.counts(), c),
+                    code_eval_counts(b.counts(), c, &table),
                     threat_eval_counts(b.counts(), c, &w),
                     "{:?}",
                     b.history()
@@ -222,25 +222,80 @@ fn the_code_weights_reach_the_evaluation() {
     let mut rng = SmallRng::seed_from_u64(9);
     let mut b = random_position(&mut rng, 12);
     let zero = Arc::new(CodeWeights::zero().table());
-    b.set_codes(Some(zero));
+    b.set_codes(Some(zero.clone()));
     b.track_patterns();
-    assert_eq!(code_eval_counts(b.counts(), Black), 0);
+    assert_eq!(code_eval_counts(b.counts(), Black, &zero), 0);
     let mut w = CodeWeights::zero();
     w.mover[1] = 3; // code 1: one Flex2 direction
-    b.set_codes(Some(Arc::new(w.table())));
+    let table = Arc::new(w.table());
+    b.set_codes(Some(table.clone()));
     let code1 = b
         .points()
         .filter(|&p| b.is_empty(p) && tables().code[b.cats(p, Black) as usize] == 1)
         .count() as i32;
     assert!(code1 > 0);
-    assert_eq!(code_eval_counts(b.counts(), Black), 3 * code1);
+    assert_eq!(code_eval_counts(b.counts(), Black, &table), 3 * code1);
     // The waiting side's table weighs the opponent's cells, subtracted.
     let mut w = CodeWeights::zero();
     w.waiter[1] = 5;
-    b.set_codes(Some(Arc::new(CodeTable::new(&w.mover, &w.waiter))));
+    let table = Arc::new(CodeTable::new(&w.mover, &w.waiter, &w.mask));
+    b.set_codes(Some(table.clone()));
     let white1 = b
         .points()
         .filter(|&p| b.is_empty(p) && tables().code[b.cats(p, White) as usize] == 1)
         .count() as i32;
-    assert_eq!(code_eval_counts(b.counts(), Black), -5 * white1);
+    assert_eq!(code_eval_counts(b.counts(), Black, &table), -5 * white1);
+}
+
+#[test]
+fn threat_masks_read_each_sides_classes_and_their_weights_reach_the_evaluation() {
+    use super::eval::{threat_mask, N_MASKS};
+    use super::patterns::{Pattern4, PatternCounts};
+    let with = |own: &[Pattern4], opp: &[Pattern4]| {
+        let mut c = PatternCounts::default();
+        for &k in own {
+            c.class[Black.index()][k as usize] += 1;
+        }
+        for &k in opp {
+            c.class[White.index()][k as usize] += 1;
+        }
+        c
+    };
+    use Pattern4::*;
+    assert_eq!(threat_mask(&with(&[], &[]), Black), 0);
+    // The mover's bits are the low five, the waiting side's the next five, its open four
+    // the top one; each side's are read from its own counts.
+    assert_eq!(threat_mask(&with(&[Block4], &[]), Black), 1);
+    assert_eq!(threat_mask(&with(&[Block4], &[]), White), 1 << 5);
+    assert_eq!(threat_mask(&with(&[Block4Flex3], &[]), Black), 0b11);
+    assert_eq!(threat_mask(&with(&[Flex3x2], &[]), Black), 0b110);
+    assert_eq!(threat_mask(&with(&[Flex3Plus], &[]), Black), 0b1100);
+    assert_eq!(threat_mask(&with(&[Flex2x2, None], &[]), Black), 0b10000);
+    assert_eq!(threat_mask(&with(&[], &[Block3Plus]), Black), 0b10000 << 5);
+    assert_eq!(threat_mask(&with(&[], &[Flex4]), Black), 1 << 10);
+    let all = with(
+        &[Block4Flex3, Flex3Plus, Block3Plus],
+        &[Flex4, Block4Flex3, Flex3Plus, Flex2x2],
+    );
+    assert_eq!(threat_mask(&all, Black), N_MASKS - 1);
+    // A position's mask weight is added to its value.
+    let mut rng = SmallRng::seed_from_u64(12);
+    for _ in 0..20 {
+        let plies = rng.gen_range(3..30);
+        let mut b = random_position(&mut rng, plies);
+        let mut w = random_codes(&mut rng, 300);
+        let plain = Arc::new(w.table());
+        b.set_codes(Some(plain.clone()));
+        b.track_patterns();
+        let before = code_eval_counts(b.counts(), Black, &plain);
+        if before.abs() >= super::eval::WIN_LIKE / 2 {
+            continue;
+        }
+        let m = threat_mask(b.counts(), Black);
+        w.mask[m] = 777;
+        w.mask[m ^ 1] = -999;
+        let masked = Arc::new(w.table());
+        b.set_codes(Some(masked.clone()));
+        assert_eq!(code_eval_counts(b.counts(), Black, &masked), before + 777);
+    }
 }

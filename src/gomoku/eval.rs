@@ -6,7 +6,7 @@
 //! checked against the paper's own numbers. The position value is the incremental sum kept
 //! by the board.
 use super::board::{Board, Point, Rule};
-use super::patterns::{Pattern4, PatternCounts, N_CLASSES, N_LINE_CATS};
+use super::patterns::{CodeTable, Pattern4, PatternCounts, N_CLASSES, N_LINE_CATS};
 use super::weights::ClassWeights;
 use crate::color::Color;
 
@@ -207,12 +207,43 @@ fn win_like(counts: &PatternCounts, c: Color) -> Option<i32> {
 /// [`threat_eval_counts`], the mover's empty cells weighed by the mover's table minus the
 /// opponent's weighed by the waiting side's. One code per cell sees all four directions
 /// together, which the classes and line categories fold into a few numbers.
+///
+/// Plus the table's weight of the position's [`threat_mask`]: which threat classes each
+/// side holds, weighed together, since a three is worth more when the opponent has no four
+/// to gain a tempo with, which a sum over cells cannot say.
 #[inline]
-pub fn code_eval_counts(counts: &PatternCounts, c: Color) -> i32 {
+pub fn code_eval_counts(counts: &PatternCounts, c: Color, table: &CodeTable) -> i32 {
     if let Some(v) = win_like(counts, c) {
         return v;
     }
     counts.code[c.index()][0] - counts.code[c.opponent().index()][1]
+        + table.mask[threat_mask(counts, c)] as i32
+}
+
+/// Number of [`threat_mask`] values.
+pub const N_MASKS: usize = 1 << 11;
+
+/// Which threat classes the mover and the waiting side hold on some empty cell, as 11 bits:
+/// the mover's four (Block4 and up), four-three or double three, three (Flex3 and up),
+/// three with another threat, and double three-or-two (Block3Plus or Flex2x2); the waiting
+/// side's open four, four-three or double three, four, three, three with another threat,
+/// and double three-or-two.
+#[inline]
+pub fn threat_mask(counts: &PatternCounts, c: Color) -> usize {
+    use Pattern4::*;
+    let bits = |s: &[u16; N_CLASSES], ks: &[Pattern4]| ks.iter().any(|&k| s[k as usize] > 0);
+    let (own, opp) = (
+        &counts.class[c.index()],
+        &counts.class[c.opponent().index()],
+    );
+    let side = |s: &[u16; N_CLASSES]| {
+        bits(s, &[Block4, Block4Plus, Block4Flex3]) as usize
+            | (bits(s, &[Block4Flex3, Flex3x2]) as usize) << 1
+            | (bits(s, &[Flex3, Flex3Plus, Flex3x2]) as usize) << 2
+            | (bits(s, &[Flex3Plus]) as usize) << 3
+            | (bits(s, &[Block3Plus, Flex2x2]) as usize) << 4
+    };
+    side(own) | side(opp) << 5 | (bits(opp, &[Flex4]) as usize) << 10
 }
 
 /// Ordering bonus of the empty cell `p` for `c` to move (index = class): its own class as

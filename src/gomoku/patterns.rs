@@ -262,18 +262,25 @@ pub static NO_CODES: CodeWeightsByIndex = [[0; 2]; 1 << 12];
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeTable {
     pub by_index: Box<CodeWeightsByIndex>,
+    /// The weight of each threat mask ([`super::eval::threat_mask`]).
+    pub mask: Box<[i16; super::eval::N_MASKS]>,
 }
 
 impl CodeTable {
-    /// The table of `mover` and `waiter` weights per pattern code (each within i16).
-    pub fn new(mover: &[i32; N_CODES], waiter: &[i32; N_CODES]) -> CodeTable {
+    /// The table of `mover` and `waiter` weights per pattern code and of `mask` weights per
+    /// threat mask (each within i16; a short `mask` leaves the rest 0).
+    pub fn new(mover: &[i32; N_CODES], waiter: &[i32; N_CODES], mask: &[i32]) -> CodeTable {
         let code = &tables().code;
         let mut by_index = Box::new([[0i16; 2]; 1 << 12]);
         for (i, w) in by_index.iter_mut().enumerate() {
             let k = code[i] as usize;
             *w = [mover[k] as i16, waiter[k] as i16];
         }
-        CodeTable { by_index }
+        let mut m = Box::new([0i16; super::eval::N_MASKS]);
+        for (slot, &w) in m.iter_mut().zip(mask) {
+            *slot = w as i16;
+        }
+        CodeTable { by_index, mask: m }
     }
 }
 

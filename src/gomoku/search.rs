@@ -1560,8 +1560,8 @@ impl Worker<'_> {
 /// sums when `config` has them (the board keeps them), else the class weights.
 #[inline(always)]
 fn pattern_value(config: &SearchConfig, counts: &PatternCounts, c: Color) -> i32 {
-    if config.codes.is_some() {
-        code_eval_counts(counts, c)
+    if let Some(table) = config.codes.as_deref() {
+        code_eval_counts(counts, c, table)
     } else {
         threat_eval_counts(counts, c, &config.eval)
     }

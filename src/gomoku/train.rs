@@ -22,10 +22,13 @@
 //! terms by one weight per pattern code and side: its features are how many empty cells of
 //! the mover and of the waiting side have each code (420 columns, most of them 0 in a
 //! position), kept sparse and fitted by Newton's method with the Hessian summed over each
-//! row's non-zero pairs ([`fit_sparse`]), for each L2 penalty asked; the one with the lowest
-//! held-out log-loss against the targets is written.
+//! row's non-zero pairs ([`fit_sparse`]), for each L2 penalty asked. It is fitted twice: the
+//! codes alone, and with one more column per threat mask ([`threat_mask`]: which threat
+//! classes each side holds, weighed together rather than cell by cell; masks in fewer than
+//! [`MASK_MIN_ROWS`] training positions keep weight 0). The fit with the lowest held-out
+//! log-loss against the targets is written.
 use super::board::{Board, Rule};
-use super::eval::{evaluate_sums, threat_eval_counts};
+use super::eval::{evaluate_sums, threat_eval_counts, threat_mask, N_MASKS};
 use super::patterns::{tables, Pattern4, PatternCounts, N_CLASSES, N_CODES, N_LINE_CATS};
 use super::selfplay::GameRecord;
 use super::weights::{ClassWeights, CodeWeights, MAX_WEIGHT};
@@ -49,8 +52,13 @@ const NF: usize = 1 + 8 + 9 + 4 + 5 + 1;
 const L0: usize = 1 + 8 + 9;
 
 /// Columns of the code model: codes 1.. of the mover, then of the waiting side (code 0,
-/// nothing above Block2, weighs 0), then the constant.
+/// nothing above Block2, weighs 0), then (with masks) one per threat mask, then the
+/// constant.
 const CODE_NF: usize = 2 * (N_CODES - 1);
+/// The code model's columns with the threat masks.
+const MASK_NF: usize = CODE_NF + N_MASKS;
+/// Threat masks seen in fewer training positions keep weight 0.
+const MASK_MIN_ROWS: usize = 200;
 
 /// One position's features and labels.
 #[derive(Clone, Debug)]
@@ -112,7 +120,9 @@ fn sample(b: &Board, c: Color, g: &GameRecord, k: usize, held_out: bool) -> Opti
         return None;
     }
     let paper = evaluate_sums(b.eval_sum(c), b.eval_sum(c.opponent()));
-    let codes = code_columns(b, c);
+    let mut codes = code_columns(b, c);
+    // The threat mask's column, last (the columns ascend).
+    codes.push(((CODE_NF + threat_mask(all, c)) as u32) << 8 | 1);
     let mut x = [0.0; NF];
     x[0] = paper as f64;
     for (j, k) in MOVER_K.enumerate() {
@@ -174,10 +184,13 @@ fn unpack(e: u32) -> (usize, f64) {
 
 /// Logistic regression like [`fit`] over sparse rows: `rows[i]` holds row i's non-zero
 /// columns among `nf`, ascending, packed as in [`Sample::codes`]; a constant column is
-/// added last (no penalty). Newton's method from `start` (standardised weights as returned
-/// in `.1`, or zeros), the Hessian summed over each row's non-zero pairs; stops after
-/// `iters` steps or when no weight moves by 1e-7. Returns the weights in the columns' units
-/// (`nf + 1`, the constant last) and the standardised ones (to start the next fit from).
+/// added last (no penalty). Columns non-zero in fewer than `min_rows` rows are left out
+/// (weight 0): a rare column's weight would rest on a handful of games. Newton's method
+/// from `start` (standardised weights as returned in `.1`, or zeros), the Hessian summed
+/// over each row's non-zero pairs; stops after `iters` steps or when no weight moves by
+/// 1e-7. Returns the weights in the columns' units (`nf + 1`, the constant last) and the
+/// standardised ones (to start the next fit from).
+#[allow(clippy::too_many_arguments)]
 pub fn fit_sparse(
     rows: &[&[u32]],
     nf: usize,
@@ -186,21 +199,40 @@ pub fn fit_sparse(
     l2: f64,
     iters: usize,
     start: Option<&[f64]>,
+    min_rows: usize,
 ) -> (Vec<f64>, Vec<f64>) {
-    let n = nf + 1;
     let m = rows.len() as f64;
-    let (mut s1, mut s2) = (vec![0.0; nf], vec![0.0; nf]);
+    let (mut s1, mut s2, mut seen) = (vec![0.0; nf], vec![0.0; nf], vec![0usize; nf]);
     for r in rows {
         for &e in r.iter() {
             let (j, x) = unpack(e);
             s1[j] += x;
             s2[j] += x * x;
+            seen[j] += 1;
         }
     }
-    let sd: Vec<f64> = (0..nf)
-        .map(|j| (s2[j] / m - (s1[j] / m).powi(2)).sqrt().max(1e-9))
+    // Dense index of each column kept (the constant last), usize::MAX for the left out.
+    let mut dense = vec![usize::MAX; nf];
+    let mut kept = Vec::new();
+    for j in 0..nf {
+        if seen[j] >= min_rows.max(1) {
+            dense[j] = kept.len();
+            kept.push(j);
+        }
+    }
+    let nk = kept.len();
+    let n = nk + 1;
+    let sd: Vec<f64> = kept
+        .iter()
+        .map(|&j| (s2[j] / m - (s1[j] / m).powi(2)).sqrt().max(1e-9))
         .collect();
-    let mut w = start.map_or_else(|| vec![0.0; n], |s| s.to_vec());
+    let mut w = vec![0.0; n];
+    if let Some(s) = start {
+        for (d, &j) in kept.iter().enumerate() {
+            w[d] = s[j];
+        }
+        w[nk] = s[nf];
+    }
     let mut z: Vec<(usize, f64)> = Vec::with_capacity(n);
     let mut h = vec![0.0; n * n];
     for _ in 0..iters {
@@ -208,11 +240,12 @@ pub fn fit_sparse(
         h.iter_mut().for_each(|v| *v = 0.0);
         for (i, (r, &y)) in rows.iter().zip(ys).enumerate() {
             z.clear();
-            z.extend(r.iter().map(|&e| {
+            z.extend(r.iter().filter_map(|&e| {
                 let (j, x) = unpack(e);
-                (j, x / sd[j])
+                let d = dense[j];
+                (d != usize::MAX).then(|| (d, x / sd[d]))
             }));
-            z.push((nf, 1.0));
+            z.push((nk, 1.0));
             let off = offset.get(i).copied().unwrap_or(0.0);
             let p = sigmoid(off + z.iter().map(|&(j, v)| w[j] * v).sum::<f64>());
             let (res, q) = (p - y, p * (1.0 - p));
@@ -233,7 +266,7 @@ pub fn fit_sparse(
                 hm[b][a] = v;
             }
             g[a] /= m;
-            if a < nf {
+            if a < nk {
                 g[a] += l2 * w[a];
                 hm[a][a] += l2;
             }
@@ -248,10 +281,14 @@ pub fn fit_sparse(
             break;
         }
     }
-    let unscaled = (0..n)
-        .map(|j| if j < nf { w[j] / sd[j] } else { w[j] })
-        .collect();
-    (unscaled, w)
+    let (mut unscaled, mut std) = (vec![0.0; nf + 1], vec![0.0; nf + 1]);
+    for (d, &j) in kept.iter().enumerate() {
+        unscaled[j] = w[d] / sd[d];
+        std[j] = w[d];
+    }
+    unscaled[nf] = w[nk];
+    std[nf] = w[nk];
+    (unscaled, std)
 }
 
 fn sigmoid(v: f64) -> f64 {
@@ -503,38 +540,64 @@ pub fn train(
     }
     let (mut codes, mut code_tempo) = (None, None);
     if !code_l2.is_empty() && a > 0.0 {
-        let rows: Vec<&[u32]> = train.iter().map(|s| &s.codes[..]).collect();
-        let mut start: Option<Vec<f64>> = None;
-        let mut best: Option<(f64, Vec<f64>)> = None;
-        for &l2 in code_l2 {
-            let (w, std) = fit_sparse(&rows, CODE_NF, &ys, &offsets, l2, 12, start.as_deref());
-            start = Some(std);
-            let pred = |s: &Sample| {
-                let z: f64 = s
-                    .codes
-                    .iter()
-                    .map(|&e| {
-                        let (j, x) = unpack(e);
-                        w[j] * x
-                    })
-                    .sum();
-                sigmoid(a * s.x[0] + z + w[CODE_NF])
-            };
-            let (lr, lt, mse) = errors(&pred);
-            report.push(format!(
-                "held out, fitted weights, pattern codes, l2 {l2}: log-loss vs results {lr:.4}, vs targets {lt:.4}, squared error vs targets {mse:.4}"
-            ));
-            if best.as_ref().is_none_or(|(b, _)| lt < *b) {
-                best = Some((lt, w));
+        // Each row's last column is its threat mask: left off for the codes alone.
+        let with_masks: Vec<&[u32]> = train.iter().map(|s| &s.codes[..]).collect();
+        let alone: Vec<&[u32]> = train
+            .iter()
+            .map(|s| &s.codes[..s.codes.len() - 1])
+            .collect();
+        let mut best: Option<(f64, Vec<f64>, usize)> = None;
+        for (rows, nf, what) in [
+            (&alone, CODE_NF, "pattern codes"),
+            (&with_masks, MASK_NF, "pattern codes and threat masks"),
+        ] {
+            let mut start: Option<Vec<f64>> = None;
+            for &l2 in code_l2 {
+                let (w, std) = fit_sparse(
+                    rows,
+                    nf,
+                    &ys,
+                    &offsets,
+                    l2,
+                    12,
+                    start.as_deref(),
+                    MASK_MIN_ROWS,
+                );
+                start = Some(std);
+                let pred = |s: &Sample| {
+                    let z: f64 = s
+                        .codes
+                        .iter()
+                        .map(|&e| {
+                            let (j, x) = unpack(e);
+                            w.get(j).filter(|_| j < nf).map_or(0.0, |w| w * x)
+                        })
+                        .sum();
+                    sigmoid(a * s.x[0] + z + w[nf])
+                };
+                let (lr, lt, mse) = errors(&pred);
+                report.push(format!(
+                    "held out, fitted weights, {what}, l2 {l2}: log-loss vs results {lr:.4}, vs targets {lt:.4}, squared error vs targets {mse:.4}"
+                ));
+                if best.as_ref().is_none_or(|(b, _, _)| lt < *b) {
+                    best = Some((lt, w, nf));
+                }
             }
         }
-        let (_, w) = best.expect("at least one penalty");
-        code_tempo = Some(w[CODE_NF] / a);
+        let (_, w, nf) = best.expect("at least one penalty");
+        code_tempo = Some((w[nf] / a, nf == MASK_NF));
         let to_int = |v: f64| ((v / a).round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
         let mut cw = CodeWeights::zero();
         for k in 1..N_CODES {
             cw.mover[k] = to_int(w[k - 1]);
             cw.waiter[k] = to_int(-w[N_CODES - 1 + k - 1]);
+        }
+        if nf == MASK_NF {
+            // Every position has one mask, so the masks also carry the constant (the
+            // mover's tempo), which the code model has no other place for.
+            for (m, slot) in cw.mask.iter_mut().enumerate() {
+                *slot = to_int(w[CODE_NF + m] + w[nf]);
+            }
         }
         codes = Some(cw);
     }
@@ -566,7 +629,8 @@ pub fn train(
         }
     }
     let (what, tempo) = match code_tempo {
-        Some(t) => ("pattern codes", t),
+        Some((t, false)) => ("pattern codes", t),
+        Some((t, true)) => ("pattern codes and threat masks", t),
         None if lines => ("classes and line categories", w[w.len() - 1] / a),
         None => ("classes", w[w.len() - 1] / a),
     };
@@ -761,19 +825,30 @@ mod tests {
             rows.push(r);
         }
         let refs: Vec<&[u32]> = rows.iter().map(|r| &r[..]).collect();
-        let (w, std) = fit_sparse(&refs, nf, &ys, &offsets, 0.0, 30, None);
+        let (w, std) = fit_sparse(&refs, nf, &ys, &offsets, 0.0, 30, None, 1);
         for (a, b) in w.iter().zip(&truth) {
             assert!((a - b).abs() < 1e-6, "{w:?} vs {truth:?}");
         }
         // Started from the answer, it stays there; a penalty shrinks the slopes.
-        let (again, _) = fit_sparse(&refs, nf, &ys, &offsets, 0.0, 1, Some(&std));
+        let (again, _) = fit_sparse(&refs, nf, &ys, &offsets, 0.0, 1, Some(&std), 1);
         assert!(again.iter().zip(&w).all(|(a, b)| (a - b).abs() < 1e-9));
-        let (shrunk, _) = fit_sparse(&refs, nf, &ys, &offsets, 0.1, 30, None);
+        let (shrunk, _) = fit_sparse(&refs, nf, &ys, &offsets, 0.1, 30, None, 1);
         let norm = |v: &[f64]| v[..nf].iter().map(|x| x * x).sum::<f64>();
         assert!(norm(&shrunk) < 0.5 * norm(&w), "{shrunk:?}");
         // A column never seen gets no weight.
-        let (w, _) = fit_sparse(&refs, nf + 1, &ys, &offsets, 1e-6, 30, None);
+        let (w, _) = fit_sparse(&refs, nf + 1, &ys, &offsets, 1e-6, 30, None, 1);
         assert_eq!(w[nf], 0.0);
+        // A column in fewer rows than asked is left out; the others are fitted without it.
+        let mut rare = rows.clone();
+        for r in rare.iter_mut().take(5) {
+            r.push((nf as u32) << 8 | 1);
+        }
+        let refs: Vec<&[u32]> = rare.iter().map(|r| &r[..]).collect();
+        let (w, _) = fit_sparse(&refs, nf + 1, &ys, &offsets, 0.0, 30, None, 6);
+        assert_eq!(w[nf], 0.0);
+        assert!((w[0] - truth[0]).abs() < 1e-6, "{w:?}");
+        let (w, _) = fit_sparse(&refs, nf + 1, &ys, &offsets, 1e-3, 30, None, 5);
+        assert_ne!(w[nf], 0.0);
     }
 
     #[test]

@@ -39,7 +39,7 @@
 //! code-mover  0 12 ...
 //! code-waiter 0 9 ...
 //! ```
-use super::eval::WIN_LIKE;
+use super::eval::{N_MASKS, WIN_LIKE};
 use super::patterns::{code_cats, CodeTable, N_CLASSES, N_CODES, N_LINE_CATS};
 
 /// Per-class weights for the mover's and the waiting side's empty cells, and per line
@@ -198,6 +198,8 @@ fn read_small(path: &str) -> Result<String, String> {
 pub struct CodeWeights {
     pub mover: [i32; N_CODES],
     pub waiter: [i32; N_CODES],
+    /// Per threat mask ([`super::eval::threat_mask`]), its weight; 0 where the file has none.
+    pub mask: Vec<i32>,
 }
 
 /// What `--eval` names: the class and line-category weights, or the pattern-code tables.
@@ -248,18 +250,19 @@ impl CodeWeights {
         CodeWeights {
             mover: [0; N_CODES],
             waiter: [0; N_CODES],
+            mask: vec![0; N_MASKS],
         }
     }
 
     /// The table a board keeps its code sums with.
     pub fn table(&self) -> CodeTable {
-        CodeTable::new(&self.mover, &self.waiter)
+        CodeTable::new(&self.mover, &self.waiter, &self.mask)
     }
 
     /// Parses a version 3 file (see the module comment).
     pub fn parse(text: &str) -> Result<CodeWeights, String> {
         let mut header = false;
-        let (mut mover, mut waiter) = (None, None);
+        let (mut mover, mut waiter, mut mask) = (None, None, None);
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -281,6 +284,7 @@ impl CodeWeights {
             match key {
                 "code-mover" => put(&mut mover, key, &rest, n)?,
                 "code-waiter" => put(&mut waiter, key, &rest, n)?,
+                "threat-mask" => put_sparse(&mut mask, key, &rest, n)?,
                 _ => return Err(format!("line {n}: unknown key `{key}`")),
             }
         }
@@ -288,7 +292,11 @@ impl CodeWeights {
             return Err(format!("empty: expected `{MAGIC} 3`"));
         }
         match (mover, waiter) {
-            (Some(mover), Some(waiter)) => Ok(CodeWeights { mover, waiter }),
+            (Some(mover), Some(waiter)) => Ok(CodeWeights {
+                mover,
+                waiter,
+                mask: mask.unwrap_or_else(|| vec![0; N_MASKS]),
+            }),
             (None, _) => Err("no `code-mover` line".into()),
             (_, None) => Err("no `code-waiter` line".into()),
         }
@@ -315,8 +323,50 @@ impl CodeWeights {
             let ws: Vec<String> = w.iter().map(|v| v.to_string()).collect();
             s.push_str(&format!("{key} {}\n", ws.join(" ")));
         }
+        let masks: Vec<String> = (self.mask.iter().enumerate())
+            .filter(|&(_, &w)| w != 0)
+            .map(|(k, w)| format!("{k}:{w}"))
+            .collect();
+        if !masks.is_empty() {
+            s.push_str(&format!("threat-mask {}\n", masks.join(" ")));
+        }
         s
     }
+}
+
+/// Reads a sparse weights line (`index:weight` pairs, the others 0) of [`N_MASKS`] slots,
+/// refused as [`put`] refuses a dense one, and for an index out of range or given twice.
+fn put_sparse(
+    slot: &mut Option<Vec<i32>>,
+    key: &str,
+    rest: &[&str],
+    n: usize,
+) -> Result<(), String> {
+    if slot.is_some() {
+        return Err(format!("line {n}: `{key}` given twice"));
+    }
+    let mut w = vec![0i32; N_MASKS];
+    let mut seen = vec![false; N_MASKS];
+    for s in rest {
+        let bad = || format!("line {n}: `{s}` is not `index:weight`");
+        let (k, v) = s.split_once(':').ok_or_else(bad)?;
+        let (k, v): (usize, i32) = (k.parse().map_err(|_| bad())?, v.parse().map_err(|_| bad())?);
+        if k >= N_MASKS || seen[k] {
+            return Err(format!(
+                "line {n}: `{key}` index {k} is beyond {} or given twice",
+                N_MASKS - 1
+            ));
+        }
+        if v.abs() > MAX_WEIGHT {
+            return Err(format!(
+                "line {n}: weight {v} of `{key}` slot {k} is beyond +-{MAX_WEIGHT}"
+            ));
+        }
+        seen[k] = true;
+        w[k] = v;
+    }
+    *slot = Some(w);
+    Ok(())
 }
 
 /// Reads one weights line into `slot` (the array's length says how many it needs); a
@@ -499,7 +549,10 @@ mod tests {
             w.mover[k] = k as i32 * 7 - 700;
             w.waiter[k] = -(k as i32) * 3;
         }
+        w.mask[0] = 12;
+        w.mask[N_MASKS - 1] = -10_000;
         let text = w.to_text("fitted\nsomehow");
+        assert!(text.contains("\nthreat-mask 0:12 2047:-10000\n"), "{text}");
         assert!(text.contains("quartet-gomoku-eval 3\n"), "{text}");
         assert_eq!(CodeWeights::parse(&text).unwrap(), w);
         // Loaded from a file, a version 3 file is the code model, older ones the classes.
@@ -520,11 +573,15 @@ mod tests {
             EvalWeights::Classes(ClassWeights::learnt())
         );
         // The shipped code fit loads as the code model, weighs something, and writes back.
-        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/gomoku/eval-v3-codes.txt");
+        let shipped = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/gomoku/eval-codes-masks.txt"
+        );
         let EvalWeights::Codes(v3) = EvalWeights::load(shipped).unwrap() else {
             panic!("{shipped} is no code model");
         };
-        assert_ne!(*v3, CodeWeights::zero());
+        assert_ne!(v3.mover, CodeWeights::zero().mover);
+        assert!(v3.mask.iter().any(|&w| w != v3.mask[0]), "masks all alike");
         assert_eq!(CodeWeights::parse(&v3.to_text("")).unwrap(), *v3);
         // The class parser does not take a version 3 file.
         assert!(ClassWeights::parse(&text)
@@ -567,6 +624,22 @@ mod tests {
                 "`code-mover` weighs category 0",
             ),
             (format!("{head}mover 1\n"), "line 2: unknown key `mover`"),
+            (
+                format!("{head}{mover}{waiter}threat-mask 3:1 2048:5\n"),
+                "line 4: `threat-mask` index 2048 is beyond 2047",
+            ),
+            (
+                format!("{head}{mover}{waiter}threat-mask 3:1 3:2\n"),
+                "index 3 is beyond 2047 or given twice",
+            ),
+            (
+                format!("{head}{mover}{waiter}threat-mask 3\n"),
+                "line 4: `3` is not `index:weight`",
+            ),
+            (
+                format!("{head}{mover}{waiter}threat-mask 3:-10001\n"),
+                "weight -10001 of `threat-mask` slot 3 is beyond",
+            ),
         ];
         for (text, want) in cases {
             let e = CodeWeights::parse(&text).unwrap_err();
