@@ -231,19 +231,28 @@ pub const N_MASKS: usize = 1 << 11;
 #[inline]
 pub fn threat_mask(counts: &PatternCounts, c: Color) -> usize {
     use Pattern4::*;
-    let bits = |s: &[u16; N_CLASSES], ks: &[Pattern4]| ks.iter().any(|&k| s[k as usize] > 0);
-    let (own, opp) = (
-        &counts.class[c.index()],
-        &counts.class[c.opponent().index()],
-    );
-    let side = |s: &[u16; N_CLASSES]| {
-        bits(s, &[Block4, Block4Plus, Block4Flex3]) as usize
-            | (bits(s, &[Block4Flex3, Flex3x2]) as usize) << 1
-            | (bits(s, &[Flex3, Flex3Plus, Flex3x2]) as usize) << 2
-            | (bits(s, &[Flex3Plus]) as usize) << 3
-            | (bits(s, &[Block3Plus, Flex2x2]) as usize) << 4
+    // Bit k: the side has a cell of class k.
+    let present = |s: &[u16; N_CLASSES]| {
+        (s.iter().enumerate()).fold(0u16, |m, (k, &n)| m | ((n > 0) as u16) << k)
     };
-    side(own) | side(opp) << 5 | (bits(opp, &[Flex4]) as usize) << 10
+    let of = |ks: &[Pattern4]| ks.iter().fold(0u16, |m, &k| m | 1 << k as u16);
+    let side = |p: u16| {
+        [
+            of(&[Block4, Block4Plus, Block4Flex3]),
+            of(&[Block4Flex3, Flex3x2]),
+            of(&[Flex3, Flex3Plus, Flex3x2]),
+            of(&[Flex3Plus]),
+            of(&[Block3Plus, Flex2x2]),
+        ]
+        .iter()
+        .enumerate()
+        .fold(0, |m, (bit, &ks)| m | ((p & ks != 0) as usize) << bit)
+    };
+    let (own, opp) = (
+        present(&counts.class[c.index()]),
+        present(&counts.class[c.opponent().index()]),
+    );
+    side(own) | side(opp) << 5 | ((opp & of(&[Flex4]) != 0) as usize) << 10
 }
 
 /// Ordering bonus of the empty cell `p` for `c` to move (index = class): its own class as

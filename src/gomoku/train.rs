@@ -569,8 +569,13 @@ pub fn train(
                         .codes
                         .iter()
                         .map(|&e| {
+                            // Without masks, the row's mask column is not the model's.
                             let (j, x) = unpack(e);
-                            w.get(j).filter(|_| j < nf).map_or(0.0, |w| w * x)
+                            if j < nf {
+                                w[j] * x
+                            } else {
+                                0.0
+                            }
                         })
                         .sum();
                     sigmoid(a * s.x[0] + z + w[nf])

@@ -102,15 +102,7 @@ impl ClassWeights {
         let mut version = None;
         let (mut mover, mut waiter) = (None, None);
         let (mut line_mover, mut line_waiter) = (None, None);
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let n = i + 1;
-            let mut words = line.split_whitespace();
-            let key = words.next().unwrap_or("");
-            let rest: Vec<&str> = words.collect();
+        for Entry { n, line, key, rest } in entries(text) {
             let Some(v) = version else {
                 if key != MAGIC || rest.len() != 1 {
                     return Err(format!(
@@ -183,6 +175,30 @@ impl ClassWeights {
     }
 }
 
+/// One meaningful line of a weights file: its number, its text without the comment, its
+/// key (first word) and the words after it.
+struct Entry<'t> {
+    n: usize,
+    line: &'t str,
+    key: &'t str,
+    rest: Vec<&'t str>,
+}
+
+/// The lines of a weights file that are not blank or comments, as [`Entry`]s.
+fn entries(text: &str) -> impl Iterator<Item = Entry<'_>> {
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        let mut words = line.split_whitespace();
+        let key = words.next()?;
+        Some(Entry {
+            n: i + 1,
+            line,
+            key,
+            rest: words.collect(),
+        })
+    })
+}
+
 /// A weights file's text; anything over 64 KiB is refused unread.
 fn read_small(path: &str) -> Result<String, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
@@ -228,11 +244,9 @@ impl EvalWeights {
             "classic" | "learnt" => ClassWeights::load(name).map(EvalWeights::Classes),
             path => {
                 let text = read_small(path)?;
-                let v3 = text
-                    .lines()
-                    .map(|l| l.split('#').next().unwrap_or("").trim())
-                    .find(|l| !l.is_empty())
-                    .is_some_and(|l| l.split_whitespace().eq([MAGIC, "3"]));
+                let v3 = entries(&text)
+                    .next()
+                    .is_some_and(|e| e.key == MAGIC && e.rest == ["3"]);
                 if v3 {
                     CodeWeights::parse(&text).map(|w| EvalWeights::Codes(Box::new(w)))
                 } else {
@@ -263,15 +277,7 @@ impl CodeWeights {
     pub fn parse(text: &str) -> Result<CodeWeights, String> {
         let mut header = false;
         let (mut mover, mut waiter, mut mask) = (None, None, None);
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let n = i + 1;
-            let mut words = line.split_whitespace();
-            let key = words.next().unwrap_or("");
-            let rest: Vec<&str> = words.collect();
+        for Entry { n, line, key, rest } in entries(text) {
             if !header {
                 if key != MAGIC || rest != ["3"] {
                     return Err(format!(
