@@ -7,6 +7,8 @@
 # results table (wins per engine and colour, score with a 95% Wilson interval, losses on
 # time/illegal/malformed/failure) to stdout.
 #
+# QUARTET_ARGS (default "--threads 1") are quartet's options, e.g. "--net data/go/net-v1.bin
+# --policy-only" for the network alone.
 # Needs: cargo build --release (uses target/release/quartet, or $QUARTET if set) and
 #        apt-get install -y gnugo (binary /usr/games/gnugo, or $GNUGO if set).
 # GNU Go gets no time limit (its level sets its strength; it takes 0.3-7 s a move), only the
@@ -28,10 +30,11 @@ GAMES=${2:-40}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 QUARTET=${QUARTET:-$ROOT/target/release/quartet}
 GNUGO=${GNUGO:-/usr/games/gnugo}
+QUARTET_ARGS=${QUARTET_ARGS:---threads 1}
 [ -x "$QUARTET" ] || { echo "$QUARTET missing: run cargo build --release" >&2; exit 2; }
 [ -x "$GNUGO" ] || { echo "$GNUGO missing: apt-get install -y gnugo" >&2; exit 2; }
 exec "$QUARTET" match go \
-    --black "$QUARTET go --threads 1" --black-name quartet \
+    --black "$QUARTET go $QUARTET_ARGS" --black-name quartet \
     --white "$GNUGO --mode gtp --level 10 --chinese-rules --capture-all-dead" --white-name gnugo-10 \
     --games "$GAMES" --boardsize 9 --komi 7.5 \
     --time-per-move-1 1 --time-margin 0.5 --hang-timeout 600 \

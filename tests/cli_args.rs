@@ -363,3 +363,34 @@ fn help_texts_say_what_options_do_not_what_they_measured() {
         }
     }
 }
+
+#[test]
+fn go_network_options_are_checked() {
+    fails_with(&["go", "--policy-only"], "--policy-only needs --net");
+    fails_with(
+        &["go", "--net", "/nonexistent/net.bin"],
+        "/nonexistent/net.bin",
+    );
+    fails_with(
+        &["go", "--net", "Cargo.toml"],
+        "not a quartet Go network file",
+    );
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/data/go/net-v1.bin");
+    fails_with(
+        &["go", "--net", net, "--net-weight", "5000"],
+        "--net-weight",
+    );
+    fails_with(
+        &["bench", "go", "--net", "/nonexistent/net.bin"],
+        "/nonexistent/net.bin",
+    );
+    // The network alone answers at once with a legal move.
+    let (code, out, err) = common::cli::run(
+        &["go", "--net", net, "--policy-only"],
+        "boardsize 9\nclear_board\nplay b E5\ngenmove w\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let answer = out.lines().filter(|l| l.starts_with('=')).nth(3).unwrap();
+    let mv = answer.trim_start_matches("= ").trim();
+    assert!(mv.len() == 2 && mv != "E5", "{out}");
+}

@@ -11,10 +11,11 @@ use quartet::go::features::{Gammas, PriorModel, BUILT_IN};
 use quartet::go::game::Game;
 use quartet::go::lgrf::Stage;
 use quartet::go::mcts::MoveStats;
+use quartet::go::net::Network;
 use quartet::go::player::{Decision, Player};
 use quartet::go::playout::{Mercy, PlayoutParams};
 use quartet::go::settings::PlayerConfig;
-use quartet::go::settings::SearchParams;
+use quartet::go::settings::{SearchParams, TreeNet};
 
 const PLAYOUTS: u64 = 1000;
 
@@ -60,12 +61,23 @@ fn self_play(p: &mut Player, moves: usize, before_each: &dyn Fn()) -> Vec<Record
     out
 }
 
+/// The shipped network with these weights of its priors and value.
+fn tree_net(weight: f32, value_weight: f32) -> Arc<TreeNet> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/go/net-v1.bin");
+    Arc::new(TreeNet {
+        net: Network::load(std::path::Path::new(path)).unwrap(),
+        weight,
+        value_weight,
+    })
+}
+
 /// Settings that differ from the defaults in every way a command-line option can.
 fn all_changed() -> SearchParams {
     SearchParams {
         rave_equiv: 1000.0,
         weak_prior: 20.0,
         model: Some(built_in_model(true, true)),
+        net: Some(tree_net(20.0, 5.0)),
         playout: PlayoutParams {
             lgrf: Stage::BeforeRandom,
             global_capture: 0.3,
@@ -178,6 +190,20 @@ fn every_setting_reaches_the_search() {
             },
         ),
         ("model", model(false, false)),
+        (
+            "network priors",
+            SearchParams {
+                net: Some(tree_net(30.0, 0.0)),
+                ..SearchParams::default()
+            },
+        ),
+        (
+            "network priors and value",
+            SearchParams {
+                net: Some(tree_net(30.0, 10.0)),
+                ..SearchParams::default()
+            },
+        ),
         ("model replacing", model(true, false)),
         ("model by probability", model(false, true)),
         ("mercy off, with the model", mercy_only(0)),

@@ -29,6 +29,14 @@ pub struct BenchGoArgs {
     /// Weights file for `--priors mm*`; unset: the built-in one.
     #[arg(long)]
     pub mm_weights: Option<String>,
+    /// A policy and value network's weights: alone, time its evaluations per second on
+    /// one thread over positions part way through random games; with `--threads`, search
+    /// with its priors in the tree (as `quartet go --net`).
+    #[arg(long, conflicts_with = "heavy")]
+    pub net: Option<std::path::PathBuf>,
+    /// Virtual wins of the network's likeliest move in the `--threads` search.
+    #[arg(long, default_value_t = 30.0)]
+    pub net_weight: f32,
 }
 
 pub fn run(a: BenchGoArgs) -> Result<(), String> {
@@ -39,6 +47,22 @@ pub fn run(a: BenchGoArgs) -> Result<(), String> {
         return Err("--seconds must be in (0, 3600]".into());
     }
     let (size, duration) = (a.boardsize, Duration::from_secs_f64(a.seconds));
+    let net = match &a.net {
+        Some(path) => Some(crate::go::net::Network::load(path)?),
+        None => None,
+    };
+    if let (Some(net), true) = (net.as_ref(), a.threads.is_empty()) {
+        let r = crate::go::bench::net_rate(size, duration, a.seed, net);
+        println!(
+            "go {size}x{size} network {net:?}: {} evaluations in {:.2} s = {:.0}/s ({:.0} per CPU-second, {:.3} ms each)",
+            r.evaluations,
+            r.seconds,
+            r.evaluations as f64 / r.seconds,
+            r.evaluations as f64 / r.cpu_seconds.max(1e-9),
+            1000.0 * r.cpu_seconds / r.evaluations.max(1) as f64
+        );
+        return Ok(());
+    }
     if !a.threads.is_empty() {
         if a.threads.iter().any(|&t| t == 0 || t > 256) {
             return Err("--threads must be between 1 and 256".into());
@@ -50,6 +74,13 @@ pub fn run(a: BenchGoArgs) -> Result<(), String> {
                 super::go::DEFAULT_MM_WEIGHT,
                 false,
             )?,
+            net: net.map(|net| {
+                std::sync::Arc::new(crate::go::settings::TreeNet {
+                    net,
+                    weight: a.net_weight,
+                    value_weight: 0.0,
+                })
+            }),
             ..Default::default()
         };
         let mut first = None;

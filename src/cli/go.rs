@@ -7,9 +7,10 @@ use crate::go::dynkomi::DynKomi;
 use crate::go::features::{Gammas, PriorModel, BUILT_IN};
 use crate::go::gtp::GoEngine;
 use crate::go::lgrf::Stage;
+use crate::go::net::Network;
 use crate::go::playout::{Mercy, PlayoutParams};
 use crate::go::settings::PlayerConfig;
-use crate::go::settings::{GoSettings, SearchParams, TimeMode};
+use crate::go::settings::{GoSettings, SearchParams, TimeMode, TreeNet};
 use crate::search::time::TimeSettings;
 
 /// Virtual wins of the likeliest move under the learnt model, unless `--mm-weight` says:
@@ -103,6 +104,23 @@ pub struct GoArgs {
     /// half the empty points; `plan` is `on`'s plan without early stops or extensions.
     #[arg(long, default_value = "on", value_parser = ["on", "off", "plan"])]
     pub time_manager: String,
+    /// Policy and value network weights (made by scripts/train/go_net.py): the tree gives
+    /// every new node's children virtual wins from the network's move probabilities.
+    /// Unset: no network.
+    #[arg(long)]
+    pub net: Option<std::path::PathBuf>,
+    /// Virtual wins of the network's likeliest move (the others': this times the square
+    /// root of their probability relative to it).
+    #[arg(long, default_value_t = 30.0)]
+    pub net_weight: f32,
+    /// Virtual simulations that carry the network's value of each new node's position
+    /// (won as often as the value says); 0 leaves the value out.
+    #[arg(long, default_value_t = 0.0)]
+    pub net_value_weight: f32,
+    /// Play the network's likeliest move at once, without searching (needs `--net`): the
+    /// network alone as a player.
+    #[arg(long)]
+    pub policy_only: bool,
     /// Log level on stderr (error, warn, info, debug, trace); RUST_LOG also works.
     #[arg(long)]
     pub log_level: Option<String>,
@@ -161,10 +179,25 @@ pub fn settings(args: &GoArgs) -> Result<GoSettings, String> {
         "before-random" => Stage::BeforeRandom,
         _ => Stage::Off,
     };
+    if !(0.0..=1000.0).contains(&args.net_weight)
+        || !(0.0..=1000.0).contains(&args.net_value_weight)
+    {
+        return Err("--net-weight and --net-value-weight must be in [0, 1000]".into());
+    }
+    let net = match &args.net {
+        Some(path) => Some(Arc::new(TreeNet {
+            net: Network::load(path)?,
+            weight: args.net_weight,
+            value_weight: args.net_value_weight,
+        })),
+        None if args.policy_only => return Err("--policy-only needs --net".into()),
+        None => None,
+    };
     let search = SearchParams {
         rave_equiv: args.rave_equiv,
         weak_prior: args.weak_prior,
         model,
+        net,
         playout: PlayoutParams {
             lgrf,
             global_capture,
@@ -182,6 +215,7 @@ pub fn settings(args: &GoArgs) -> Result<GoSettings, String> {
             fade: args.dynkomi_fade,
         },
         search,
+        policy_only: args.policy_only,
     };
     Ok(GoSettings {
         player,

@@ -85,6 +85,45 @@ pub fn search_rate(
     }
 }
 
+pub struct NetRate {
+    pub evaluations: u64,
+    pub seconds: f64,
+    pub cpu_seconds: f64,
+}
+
+/// Evaluates positions of random light playouts from the empty board with `net` for about
+/// `duration`, one thread (input planes, trunk and heads: what one tree evaluation costs).
+pub fn net_rate(size: usize, duration: Duration, seed: u64, net: &super::net::Network) -> NetRate {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    // Positions part way through games: stones, strings and liberties as in play.
+    let mut positions = Vec::new();
+    for k in 0..32 {
+        let mut b = Board::new(size);
+        let plies = (k * size * size) / 48;
+        for _ in 0..plies {
+            let c = b.to_move();
+            let mv = playout::random_move(&b, c, &mut rng, 1.0);
+            b.play(c, mv);
+        }
+        positions.push(b);
+    }
+    let mut scratch = super::net::Scratch::default();
+    let mut out = super::net::Evaluation::default();
+    let start = Instant::now();
+    let cpu_start = thread_cpu_seconds();
+    let mut evaluations = 0u64;
+    while !evaluations.is_multiple_of(32) || start.elapsed() < duration {
+        let b = &positions[evaluations as usize % positions.len()];
+        net.evaluate(b, b.to_move(), &mut scratch, &mut out);
+        evaluations += 1;
+    }
+    NetRate {
+        evaluations,
+        seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds: thread_cpu_seconds() - cpu_start,
+    }
+}
+
 /// CPU seconds of the calling thread (0 where the clock is unavailable).
 fn thread_cpu_seconds() -> f64 {
     crate::cpu_time::thread_seconds().unwrap_or(0.0)

@@ -25,6 +25,7 @@ use super::board::{Board, Move, Point};
 use super::features;
 use super::ladder;
 use super::lgrf::{Replies, Stage};
+use super::net;
 use super::patterns;
 use super::playout::{self, Amaf};
 use super::settings::SearchParams;
@@ -163,6 +164,15 @@ struct Worker<'a> {
     board: Box<Board>,
     /// Ownership counts of playouts not yet added to the tree's (`Grown::add_owners`).
     owned: Owned,
+    /// The policy network's buffers (unused without a network).
+    net: NetBuffers,
+}
+
+/// One thread's network buffers and output, reused from evaluation to evaluation.
+#[derive(Default)]
+struct NetBuffers {
+    scratch: net::Scratch,
+    eval: net::Evaluation,
 }
 
 /// A search thread's ownership counts, added to the tree's now and then: several threads
@@ -351,6 +361,7 @@ impl Tree {
             owner_at: 0,
             board: Box::new(root.board.clone()),
             owned: Owned::new(threads),
+            net: NetBuffers::default(),
         };
         if seeds.is_empty() {
             return run_worker(&root, grown, &mut first, limits, &started);
@@ -373,6 +384,7 @@ impl Tree {
                             owner_at: 0,
                             board: Box::new(root.board.clone()),
                             owned: Owned::new(threads),
+                            net: NetBuffers::default(),
                         };
                         run_worker(root, grown, &mut w, limits, started)
                     })
@@ -560,9 +572,19 @@ fn simulate(root: &Root, g: &Grown, w: &mut Worker) {
                 owner,
                 params,
                 &mut w.kids,
+                &mut w.net,
             );
             if !g.attach(idx, &w.kids) {
                 break;
+            }
+            if let Some(tn) = params.net.as_deref() {
+                // The network judged this node's position for its children's priors; its
+                // value counts as virtual simulations of the node's own move.
+                if tn.value_weight > 0.0 && idx != 0 {
+                    let mover_wins = (1.0 - w.net.eval.value) / 2.0;
+                    g.stats.prior_visits[idx].add(tn.value_weight);
+                    g.stats.prior_wins[idx].add(tn.value_weight * mover_wins);
+                }
             }
         }
         if depth + 1 >= path.len() || passes >= 2 {
@@ -829,7 +851,14 @@ impl Grown {
 /// learnt models.
 pub fn prior_means(board: &Board, params: &SearchParams, out: &mut Vec<(Point, f32)>) {
     let mut kids = Vec::new();
-    children(None, board, None, params, &mut kids);
+    children(
+        None,
+        board,
+        None,
+        params,
+        &mut kids,
+        &mut NetBuffers::default(),
+    );
     out.clear();
     out.extend(kids.iter().filter_map(|&(mv, prior)| match mv {
         Move::Play(p) => Some((p, prior.wins / prior.visits)),
@@ -846,6 +875,7 @@ fn children(
     owner: Option<&[f32]>,
     params: &SearchParams,
     out: &mut Vec<(Move, Prior)>,
+    net_buffers: &mut NetBuffers,
 ) {
     let weak = owner.map(|o| (WeakStrings::find(board, o), params.weak_prior));
     let model = params.model.as_deref();
@@ -941,6 +971,24 @@ fn children(
             let w = m.weight * (s / scale).sqrt();
             prior.wins += w;
             prior.visits += w;
+        }
+    }
+    if let Some(np) = params.net.as_deref() {
+        let NetBuffers { scratch, eval } = net_buffers;
+        np.net.evaluate(board, c, scratch, eval);
+        let prob = |mv: Move| match mv {
+            Move::Play(p) => eval.policy[p],
+            Move::Pass => eval.pass,
+        };
+        let best = out.iter().fold(0.0f32, |a, k| a.max(prob(k.0)));
+        if best > 0.0 {
+            for (mv, prior) in out.iter_mut() {
+                // As the learnt model's: virtual wins growing with the square root of the
+                // move's probability relative to the likeliest move's.
+                let w = np.weight * (prob(*mv) / best).sqrt();
+                prior.wins += w;
+                prior.visits += w;
+            }
         }
     }
     if out.is_empty() {

@@ -67,6 +67,35 @@ struct Ponder {
 /// the machine.
 const MAX_PONDER: Duration = crate::search::time::MAX_MOVE_TIME;
 
+/// The network's likeliest legal move (superko included), or a pass when it likes passing
+/// best or nothing else is legal.
+fn policy_move(
+    net: &super::net::Network,
+    game: &Game,
+    board: &Board,
+    color: Color,
+    start: Instant,
+) -> SearchReport {
+    let mut scratch = super::net::Scratch::default();
+    let mut eval = super::net::Evaluation::default();
+    net.evaluate(board, color, &mut scratch, &mut eval);
+    let mut best = (Move::Pass, eval.pass);
+    for p in board.points() {
+        let q = eval.policy[p];
+        if q > best.1 && game.is_legal(color, Move::Play(p)) {
+            best = (Move::Play(p), q);
+        }
+    }
+    SearchReport {
+        decision: Decision::Play(best.0),
+        playouts: 0,
+        winrate: (eval.value + 1.0) / 2.0,
+        best: Vec::new(),
+        elapsed: start.elapsed(),
+        stopped: None,
+    }
+}
+
 /// Playouts used for dead-stone estimation when no search ran recently.
 const SCORING_PLAYOUTS: u64 = 3000;
 /// Ownership beyond which a stone counts as dead (owned by the other side).
@@ -280,6 +309,11 @@ impl Player {
         let start = Instant::now();
         let mut board = game.board().clone();
         board.set_to_move(color);
+        if self.config.policy_only {
+            if let Some(np) = self.config.search.net.clone() {
+                return policy_move(&np.net, game, &board, color, start);
+            }
+        }
         self.prepare_tree(game, &board);
         let plan = plan.unwrap_or(MovePlan::fixed(Duration::from_secs(1)));
         let (playouts, stopped) = match self.config.playouts {

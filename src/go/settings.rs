@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::dynkomi::DynKomi;
 use super::features::PriorModel;
+use super::net::Network;
 use super::playout::PlayoutParams;
 use crate::search::time::TimeSettings;
 
@@ -26,7 +27,20 @@ pub struct SearchParams {
     /// The learnt model added to (or replacing) the hand-set priors (`--priors`); none:
     /// the hand-set priors alone.
     pub model: Option<Arc<PriorModel>>,
+    /// The network's priors and value (`--net`); none: no network.
+    pub net: Option<Arc<TreeNet>>,
     pub playout: PlayoutParams,
+}
+
+/// The network in the tree, evaluated once for every new node: its children get virtual
+/// wins (and visits) of `weight` times the square root of their probability relative to
+/// the likeliest move's, and the node itself `value_weight` virtual visits won as often as
+/// the network's value says.
+#[derive(Debug)]
+pub struct TreeNet {
+    pub net: Network,
+    pub weight: f32,
+    pub value_weight: f32,
 }
 
 impl Default for SearchParams {
@@ -36,6 +50,7 @@ impl Default for SearchParams {
             rave_equiv: DEFAULT_RAVE_EQUIV,
             weak_prior: 0.0,
             model: None,
+            net: None,
             playout: PlayoutParams::default(),
         }
     }
@@ -56,6 +71,9 @@ pub struct PlayerConfig {
     pub dynkomi: DynKomi,
     /// The tree's priors and RAVE, the playout policy.
     pub search: SearchParams,
+    /// Play the network's likeliest move without searching (`--policy-only`; needs
+    /// `search.net`).
+    pub policy_only: bool,
 }
 
 impl Default for PlayerConfig {
@@ -67,6 +85,7 @@ impl Default for PlayerConfig {
             resign_threshold: 0.08,
             dynkomi: DynKomi::OFF,
             search: SearchParams::default(),
+            policy_only: false,
         }
     }
 }
