@@ -62,12 +62,13 @@ fn self_play(p: &mut Player, moves: usize, before_each: &dyn Fn()) -> Vec<Record
 }
 
 /// The shipped network with these weights of its priors and value.
-fn tree_net(weight: f32, value_weight: f32) -> Arc<TreeNet> {
+fn tree_net(weight: f32, value_weight: f32, visits: u32) -> Arc<TreeNet> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/go/net-v1.bin");
     Arc::new(TreeNet {
         net: Network::load(std::path::Path::new(path)).unwrap(),
         weight,
         value_weight,
+        visits,
     })
 }
 
@@ -77,7 +78,7 @@ fn all_changed() -> SearchParams {
         rave_equiv: 1000.0,
         weak_prior: 20.0,
         model: Some(built_in_model(true, true)),
-        net: Some(tree_net(20.0, 5.0)),
+        net: Some(tree_net(20.0, 5.0, 16)),
         playout: PlayoutParams {
             lgrf: Stage::BeforeRandom,
             global_capture: 0.3,
@@ -193,14 +194,21 @@ fn every_setting_reaches_the_search() {
         (
             "network priors",
             SearchParams {
-                net: Some(tree_net(30.0, 0.0)),
+                net: Some(tree_net(30.0, 0.0, 8)),
                 ..SearchParams::default()
             },
         ),
         (
             "network priors and value",
             SearchParams {
-                net: Some(tree_net(30.0, 10.0)),
+                net: Some(tree_net(30.0, 10.0, 8)),
+                ..SearchParams::default()
+            },
+        ),
+        (
+            "network for nodes with 40 visits",
+            SearchParams {
+                net: Some(tree_net(30.0, 0.0, 40)),
                 ..SearchParams::default()
             },
         ),

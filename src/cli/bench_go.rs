@@ -79,6 +79,7 @@ pub fn run(a: BenchGoArgs) -> Result<(), String> {
                     net,
                     weight: a.net_weight,
                     value_weight: 0.0,
+                    visits: 8,
                 })
             }),
             ..Default::default()

@@ -117,6 +117,11 @@ pub struct GoArgs {
     /// (won as often as the value says); 0 leaves the value out.
     #[arg(long, default_value_t = 0.0)]
     pub net_value_weight: f32,
+    /// Simulations a node must have had before the network judges it (the root is judged
+    /// at once); nodes get their children after 8, so 8 judges every node as it grows
+    /// them, more saves the network's time for the nodes the search returns to.
+    #[arg(long, default_value_t = 8)]
+    pub net_visits: u32,
     /// Play the network's likeliest move at once, without searching (needs `--net`): the
     /// network alone as a player.
     #[arg(long)]
@@ -189,6 +194,7 @@ pub fn settings(args: &GoArgs) -> Result<GoSettings, String> {
             net: Network::load(path)?,
             weight: args.net_weight,
             value_weight: args.net_value_weight,
+            visits: args.net_visits,
         })),
         None if args.policy_only => return Err("--policy-only needs --net".into()),
         None => None,

@@ -28,7 +28,7 @@ use super::lgrf::{Replies, Stage};
 use super::net;
 use super::patterns;
 use super::playout::{self, Amaf};
-use super::settings::SearchParams;
+use super::settings::{SearchParams, TreeNet};
 use super::weak::WeakStrings;
 use crate::color::Color;
 
@@ -69,6 +69,8 @@ struct Node {
     n_children: AtomicU16,
     /// `LEAF`, `EXPANDING` or `EXPANDED`; its store of `EXPANDED` publishes the children.
     state: AtomicU8,
+    /// 1 once a thread has taken the node for the network's judgement (`judge`).
+    judged: AtomicU8,
 }
 
 // SAFETY: atomics only, valid as zeros (a leaf without children).
@@ -572,19 +574,15 @@ fn simulate(root: &Root, g: &Grown, w: &mut Worker) {
                 owner,
                 params,
                 &mut w.kids,
-                &mut w.net,
             );
             if !g.attach(idx, &w.kids) {
                 break;
             }
-            if let Some(tn) = params.net.as_deref() {
-                // The network judged this node's position for its children's priors; its
-                // value counts as virtual simulations of the node's own move.
-                if tn.value_weight > 0.0 && idx != 0 {
-                    let mover_wins = (1.0 - w.net.eval.value) / 2.0;
-                    g.stats.prior_visits[idx].add(tn.value_weight);
-                    g.stats.prior_wins[idx].add(tn.value_weight * mover_wins);
-                }
+        }
+        if let Some(tn) = params.net.as_deref() {
+            let due = idx == 0 || g.stats.visits(idx) >= tn.visits;
+            if due && g.claim_judgement(idx) {
+                judge(g, idx, board, tn, &mut w.net);
             }
         }
         if depth + 1 >= path.len() || passes >= 2 {
@@ -713,6 +711,13 @@ impl Grown {
         }
     }
 
+    /// Makes node `i` this thread's to judge with the network; `false` when it is, or is
+    /// being, judged already.
+    fn claim_judgement(&self, i: usize) -> bool {
+        let j = &self.nodes[i].judged;
+        j.load(Relaxed) == 0 && j.swap(1, Relaxed) == 0
+    }
+
     /// Makes node `i` this thread's to expand; `false` when another thread has it.
     fn claim(&self, i: usize) -> bool {
         self.nodes[i]
@@ -739,6 +744,7 @@ impl Grown {
             n.first_child.store(0, Relaxed);
             n.n_children.store(0, Relaxed);
             n.state.store(LEAF, Relaxed);
+            n.judged.store(0, Relaxed);
         }
         let n = &self.nodes[i];
         n.first_child.store(first as u32, Relaxed);
@@ -778,6 +784,7 @@ impl Grown {
         n.black_margin.set(from.nodes[j].black_margin.get());
         let state = if from.expanded(j) { EXPANDED } else { LEAF };
         n.state.store(state, Relaxed);
+        n.judged.store(from.nodes[j].judged.load(Relaxed), Relaxed);
     }
 
     /// Copies the subtree below node `j` of `from` under node `i`, children adjacent.
@@ -846,19 +853,39 @@ impl Grown {
     }
 }
 
+/// The network's judgement of expanded node `i` at `board`: its children get virtual wins
+/// (and visits) growing with the square root of their probability relative to the
+/// likeliest child's, as the learnt model's priors do; its value counts as virtual
+/// simulations of the node's own move.
+fn judge(g: &Grown, i: usize, board: &Board, tn: &TreeNet, buffers: &mut NetBuffers) {
+    let NetBuffers { scratch, eval } = buffers;
+    tn.net.evaluate(board, board.to_move(), scratch, eval);
+    let prob = |k: usize| match g.mv(k) {
+        Move::Play(p) => eval.policy[p],
+        Move::Pass => eval.pass,
+    };
+    let kids = g.kids(i);
+    let best = kids.clone().map(prob).fold(0.0f32, f32::max);
+    if best > 0.0 && tn.weight > 0.0 {
+        for k in kids {
+            let w = tn.weight * (prob(k) / best).sqrt();
+            g.stats.prior_wins[k].add(w);
+            g.stats.prior_visits[k].add(w);
+        }
+    }
+    if tn.value_weight > 0.0 && i != 0 {
+        let mover_wins = (1.0 - eval.value) / 2.0;
+        g.stats.prior_visits[i].add(tn.value_weight);
+        g.stats.prior_wins[i].add(tn.value_weight * mover_wins);
+    }
+}
+
 /// The prior win rate (virtual wins over virtual visits) of every candidate at `board`
 /// that is not the root, as the tree gives it under `params`; for comparing priors with
 /// learnt models.
 pub fn prior_means(board: &Board, params: &SearchParams, out: &mut Vec<(Point, f32)>) {
     let mut kids = Vec::new();
-    children(
-        None,
-        board,
-        None,
-        params,
-        &mut kids,
-        &mut NetBuffers::default(),
-    );
+    children(None, board, None, params, &mut kids);
     out.clear();
     out.extend(kids.iter().filter_map(|&(mv, prior)| match mv {
         Move::Play(p) => Some((p, prior.wins / prior.visits)),
@@ -875,7 +902,6 @@ fn children(
     owner: Option<&[f32]>,
     params: &SearchParams,
     out: &mut Vec<(Move, Prior)>,
-    net_buffers: &mut NetBuffers,
 ) {
     let weak = owner.map(|o| (WeakStrings::find(board, o), params.weak_prior));
     let model = params.model.as_deref();
@@ -971,24 +997,6 @@ fn children(
             let w = m.weight * (s / scale).sqrt();
             prior.wins += w;
             prior.visits += w;
-        }
-    }
-    if let Some(np) = params.net.as_deref() {
-        let NetBuffers { scratch, eval } = net_buffers;
-        np.net.evaluate(board, c, scratch, eval);
-        let prob = |mv: Move| match mv {
-            Move::Play(p) => eval.policy[p],
-            Move::Pass => eval.pass,
-        };
-        let best = out.iter().fold(0.0f32, |a, k| a.max(prob(k.0)));
-        if best > 0.0 {
-            for (mv, prior) in out.iter_mut() {
-                // As the learnt model's: virtual wins growing with the square root of the
-                // move's probability relative to the likeliest move's.
-                let w = np.weight * (prob(*mv) / best).sqrt();
-                prior.wins += w;
-                prior.visits += w;
-            }
         }
     }
     if out.is_empty() {

@@ -32,15 +32,17 @@ pub struct SearchParams {
     pub playout: PlayoutParams,
 }
 
-/// The network in the tree, evaluated once for every new node: its children get virtual
-/// wins (and visits) of `weight` times the square root of their probability relative to
-/// the likeliest move's, and the node itself `value_weight` virtual visits won as often as
-/// the network's value says.
+/// The network in the tree, evaluated once for every node that reaches `visits`
+/// simulations (and the root): the node's children get virtual wins (and visits) of
+/// `weight` times the square root of their probability relative to the likeliest move's,
+/// and the node itself `value_weight` virtual visits won as often as the network's value
+/// says.
 #[derive(Debug)]
 pub struct TreeNet {
     pub net: Network,
     pub weight: f32,
     pub value_weight: f32,
+    pub visits: u32,
 }
 
 impl Default for SearchParams {
