@@ -213,7 +213,12 @@ async function checkGameOver(page) {
 async function checkFive(page) {
   const sgf = "(;GM[4]FF[4]SZ[15]RU[freestyle];B[hh];W[aa];B[ih];W[ab];B[jh];W[ac];B[kh];W[ad];B[lh])";
   await page.setInputFiles("#load-file", { name: "five.sgf", mimeType: "text/plain", buffer: Buffer.from(sgf) });
-  await page.waitForFunction(() => document.getElementById("turn").dataset.over === "true", null, { timeout: WAIT });
+  // The game before (Dots on one box) has ended too: wait for the loaded game itself.
+  await page.waitForFunction(
+    () => document.getElementById("game").value === "gomoku" && document.getElementById("turn").dataset.over === "true",
+    null,
+    { timeout: WAIT },
+  );
   check((await page.inputValue("#game")) === "gomoku", "gomoku: the form shows the loaded game");
   check((await page.locator("#board .winning-line circle").count()) === 5, "gomoku: the five stones are marked");
   check(/Black wins/.test(await page.textContent("#turn")), "gomoku: Black wins");
